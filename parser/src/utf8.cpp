@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "sse/utf8.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+namespace sse::utf8 {
+namespace {
+
+constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
+
+// Bounds of the second byte of a sequence, per lead byte (Unicode Table 3-7).
+// The later continuation bytes are always 0x80..0xBF.
+struct lead_info {
+  int length;  // 0 = the byte can never start a sequence
+  unsigned char second_lo;
+  unsigned char second_hi;
+};
+
+constexpr lead_info classify(unsigned char lead) noexcept {
+  if (lead >= 0xC2 && lead <= 0xDF) return {2, 0x80, 0xBF};
+  if (lead == 0xE0) return {3, 0xA0, 0xBF};
+  if (lead == 0xED) return {3, 0x80, 0x9F};
+  if (lead >= 0xE1 && lead <= 0xEF) return {3, 0x80, 0xBF};
+  if (lead == 0xF0) return {4, 0x90, 0xBF};
+  if (lead >= 0xF1 && lead <= 0xF3) return {4, 0x80, 0xBF};
+  if (lead == 0xF4) return {4, 0x80, 0x8F};
+  return {0, 0, 0};
+}
+
+// Length of the well-formed sequence starting at `p`, or the negated length of
+// the maximal subpart to replace with one U+FFFD (at least 1 byte).
+int sequence_at(const unsigned char* p, const unsigned char* end) noexcept {
+  const lead_info info = classify(*p);
+  if (info.length == 0) return -1;
+  if (end - p < 2 || p[1] < info.second_lo || p[1] > info.second_hi) return -1;
+  for (int i = 2; i < info.length; ++i) {
+    if (end - p <= i || (p[i] & 0xC0) != 0x80) return -i;
+  }
+  return info.length;
+}
+
+// Skips the all-ASCII prefix, eight bytes at a time.
+const unsigned char* skip_ascii(const unsigned char* p, const unsigned char* end) noexcept {
+  while (end - p >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    if (word & high_bits) break;
+    p += 8;
+  }
+  while (p < end && *p < 0x80) ++p;
+  return p;
+}
+
+}  // namespace
+
+bool is_valid(std::string_view bytes) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* end = p + bytes.size();
+  for (;;) {
+    p = skip_ascii(p, end);
+    if (p == end) return true;
+    const int n = sequence_at(p, end);
+    if (n < 0) return false;
+    p += n;
+  }
+}
+
+std::size_t append_repaired(std::string& out, std::string_view bytes) {
+  static constexpr std::string_view replacement = "\xEF\xBF\xBD";
+  const auto* begin = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* p = begin;
+  const auto* end = p + bytes.size();
+  const auto* run = p;  // start of the well-formed run not yet copied
+  std::size_t replaced = 0;
+  for (;;) {
+    p = skip_ascii(p, end);
+    if (p == end) break;
+    const int n = sequence_at(p, end);
+    if (n > 0) {
+      p += n;
+      continue;
+    }
+    out.append(bytes.data() + (run - begin), static_cast<std::size_t>(p - run));
+    out.append(replacement);
+    ++replaced;
+    p += -n;
+    run = p;
+  }
+  out.append(bytes.data() + (run - begin), static_cast<std::size_t>(end - run));
+  return replaced;
+}
+
+}  // namespace sse::utf8
