@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Adapter protocol, version 1 (docs/adapter-protocol.md): the request shapes
+// shared by the reference adapter and the harness that drives adapters.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ssec {
+
+inline constexpr int adapter_protocol_version = 1;
+
+/// Capability names of protocol version 1. An adapter lists those it has;
+/// cases that need one it lacks are skipped with the reason.
+const std::vector<std::string>& known_capabilities();
+
+/// The reference has every capability.
+inline const std::vector<std::string>& reference_capabilities() { return known_capabilities(); }
+
+/// {"op":"parse","id":...,"layer":...,"chunks":[base64...]}, decoded.
+struct parse_request {
+  std::string id;
+  std::string layer;
+  std::vector<std::string> chunks;  ///< Raw bytes, base64 already decoded.
+};
+
+/// Checks and decodes a parse request; nullopt with the reason in `why`.
+std::optional<parse_request> parse_request_from_json(const nlohmann::json& j, std::string* why);
+
+/// Builds the request the harness sends.
+nlohmann::json to_json(const parse_request& r);
+
+}  // namespace ssec

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/wire_json.hpp"
+
+namespace ssec {
+
+nlohmann::ordered_json to_json(const sse::event_view& e) {
+  return nlohmann::ordered_json{{"type", e.type}, {"data", e.data}, {"lastEventId", e.last_event_id}};
+}
+
+nlohmann::ordered_json to_json(const sse::event& e) {
+  return nlohmann::ordered_json{{"type", e.type}, {"data", e.data}, {"lastEventId", e.last_event_id}};
+}
+
+std::optional<sse::event> wire_event_from_json(const nlohmann::json& j, std::string* why) {
+  const auto fail = [&](std::string reason) -> std::optional<sse::event> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (!j.is_object()) return fail("an event must be a JSON object");
+  sse::event e;
+  for (const auto& [key, value] : j.items()) {
+    std::string* slot = key == "type" ? &e.type : key == "data" ? &e.data : key == "lastEventId" ? &e.last_event_id : nullptr;
+    if (!slot) return fail("unexpected member \"" + key + "\" in an event");
+    if (!value.is_string()) return fail("member \"" + key + "\" must be a string");
+    *slot = value.get<std::string>();
+  }
+  for (const char* key : {"type", "data", "lastEventId"}) {
+    if (!j.contains(key)) return fail(std::string("event lacks member \"") + key + "\"");
+  }
+  return e;
+}
+
+std::string dump_line(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string dump_line(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string describe_error(sse::errc code, std::uint64_t offset) {
+  return std::string(sse::to_string(code)) + " at byte " + std::to_string(offset);
+}
+
+}  // namespace ssec

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform adapter`: the reference parser behind the adapter protocol,
+// version 1 (docs/adapter-protocol.md), so the harness drives it exactly as it
+// drives any external implementation.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "sse/recording.hpp"
+#include "ssec/adapter_protocol.hpp"
+#include "ssec/base64.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+using nlohmann::json;
+using ordered = nlohmann::ordered_json;
+
+ordered error_answer(const json& request, std::string message) {
+  ordered answer;
+  if (request.is_object() && request.contains("op") && request["op"] != "parse") answer["op"] = request["op"];
+  if (request.is_object() && request.contains("id")) answer["id"] = request["id"];
+  answer["error"] = std::move(message);
+  return answer;
+}
+
+ordered answer_wire(const json& request, const std::vector<std::string>& chunks) {
+  std::vector<std::string_view> views(chunks.begin(), chunks.end());
+  const sse::recording rec = sse::record_parse(views);
+  if (sse::is_fatal(rec.status)) return error_answer(request, describe_error(rec.status, rec.error_offset));
+  ordered events = ordered::array();
+  for (const auto& e : rec.events) events.push_back(to_json(e));
+  return ordered{{"id", request["id"]}, {"events", std::move(events)}, {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
+}
+
+ordered answer(const json& request) {
+  if (!request.is_object() || !request.contains("op") || !request["op"].is_string()) {
+    return error_answer(request, "a request must be a JSON object with a string \"op\"");
+  }
+  const std::string op = request["op"].get<std::string>();
+  if (op == "hello") {
+    if (!request.contains("protocol") || request["protocol"] != adapter_protocol_version) {
+      return error_answer(request, "unsupported protocol version; this adapter speaks " + std::to_string(adapter_protocol_version));
+    }
+    return ordered{{"op", "hello"},
+                {"protocol", adapter_protocol_version},
+                {"name", "sse-conform reference"},
+                {"version", "0.1.0"},
+                {"layers", {"wire"}},
+                {"capabilities", reference_capabilities()}};
+  }
+  if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
+  std::string why;
+  const auto parse = parse_request_from_json(request, &why);
+  if (!parse) return error_answer(request, why);
+  if (parse->layer != "wire") return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
+  return answer_wire(request, parse->chunks);
+}
+
+int run_adapter() {
+  std::ios::sync_with_stdio(false);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    json request = json::parse(line, nullptr, false);
+    if (request.is_discarded()) {
+      std::cout << dump_line(ordered{{"error", "request is not valid JSON"}}) << '\n' << std::flush;
+      continue;
+    }
+    if (request.is_object() && request.value("op", "") == "bye") return exit_ok;
+    std::cout << dump_line(answer(request)) << '\n' << std::flush;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_adapter_command(CLI::App& app, int& code) {
+  CLI::App* cmd = app.add_subcommand(
+      "adapter", "Serve the reference parser over the adapter protocol (JSON lines on stdin/stdout)");
+  cmd->callback([&code] { code = run_adapter(); });
+}
+
+}  // namespace ssec::cli

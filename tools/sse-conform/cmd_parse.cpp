@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform parse`: a stream in, one JSON line per dispatched event out.
+#include <cstdio>
+#include <iostream>
+#include <variant>
+
+#include "commands.hpp"
+#include "sse/chunking.hpp"
+#include "sse/parser.hpp"
+#include "ssec/input.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+struct parse_options {
+  std::string layer = "wire";
+  std::size_t chunk = 0;
+  std::optional<std::uint64_t> split_seed;
+  bool diagnostics = false;
+  sse::limits limits;
+  std::string path = "-";
+};
+
+// Prints events as they are dispatched, and diagnostics when asked.
+class printing_visitor {
+ public:
+  printing_visitor(const std::string& source, bool diagnostics) : source_(source), diagnostics_(diagnostics) {}
+  sse::action on_event(const sse::event_view& e) {
+    const std::string line = dump_line(to_json(e));
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fputc('\n', stdout);
+    return sse::action::proceed;
+  }
+  void on_diagnostic(const sse::diagnostic& d) {
+    if (!diagnostics_) return;
+    std::cerr << source_ << ": byte " << d.offset << ": " << sse::to_string(d.code);
+    if (!d.detail.empty()) std::cerr << ' ' << dump_line(nlohmann::json(std::string(d.detail)));
+    std::cerr << '\n';
+  }
+
+ private:
+  const std::string& source_;
+  bool diagnostics_;
+};
+
+int report_status(const std::string& source, sse::errc status, std::uint64_t offset) {
+  std::fflush(stdout);
+  if (!sse::is_fatal(status)) return exit_ok;
+  std::cerr << source << ": byte " << offset << ": " << sse::to_string(status) << '\n';
+  return exit_failure;
+}
+
+int run_parse(const parse_options& opt) {
+  if (opt.layer != "wire") {
+    std::cerr << "sse-conform parse: layer '" << opt.layer << "' is not available in this build\n";
+    return exit_usage;
+  }
+  const std::string source = opt.path == "-" ? "<stdin>" : opt.path;
+  printing_visitor out(source, opt.diagnostics);
+  sse::parser<printing_visitor> parser(out, opt.limits);
+
+  // Standard input without a chunking option is parsed as it arrives, so
+  // `curl -N ... | sse-conform parse` prints each event when it is sent.
+  if (opt.path == "-" && opt.chunk == 0 && !opt.split_seed) {
+    char buf[1 << 16];
+    for (;;) {
+      const std::size_t n = std::fread(buf, 1, sizeof buf, stdin);
+      if (n > 0) {
+        const auto r = parser.feed(std::string_view(buf, n));
+        if (sse::is_fatal(r.status)) return report_status(source, r.status, parser.error_offset());
+        std::fflush(stdout);
+      }
+      if (n < sizeof buf && (std::feof(stdin) || std::ferror(stdin))) break;
+    }
+    return report_status(source, parser.finish(), parser.error_offset());
+  }
+
+  auto input = read_all(opt.path);
+  if (auto* err = std::get_if<read_error>(&input)) {
+    std::cerr << "sse-conform parse: " << err->message << '\n';
+    return exit_usage;
+  }
+  const std::string& stream = std::get<std::string>(input);
+  const auto chunks = opt.split_seed ? sse::chunking::random(stream, *opt.split_seed) : sse::chunking::fixed(stream, opt.chunk);
+  for (const std::string_view chunk : chunks) {
+    const auto r = parser.feed(chunk);
+    if (sse::is_fatal(r.status)) return report_status(source, r.status, parser.error_offset());
+  }
+  return report_status(source, parser.finish(), parser.error_offset());
+}
+
+}  // namespace
+
+void add_parse_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<parse_options>();
+  CLI::App* cmd = app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
+  cmd->add_option("--layer", opt->layer, "Layer to decode: wire")->capture_default_str();
+  auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)");
+  cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")->excludes(chunk);
+  cmd->add_flag("--diagnostics", opt->diagnostics, "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");
+  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
+  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+  cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();
+  cmd->callback([opt, &code] { code = run_parse(*opt); });
+}
+
+}  // namespace ssec::cli
