@@ -20,10 +20,8 @@ void append_lines(std::string& out, std::string_view name, std::string_view valu
     const std::string_view piece = value.substr(0, lf);
     out.append(name);
     out.push_back(':');
-    if (space && !piece.empty()) {
-      out.push_back(' ');
-      out.append(piece);
-    }
+    if (space && !piece.empty()) out.push_back(' ');
+    out.append(piece);
     out.push_back('\n');
     if (lf == std::string_view::npos) return;
     value.remove_prefix(lf + 1);

@@ -17,5 +17,6 @@ enum exit_code : int {
 /// stores the process exit code in `code`.
 void add_parse_command(CLI::App& app, int& code);
 void add_adapter_command(CLI::App& app, int& code);
+void add_bench_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

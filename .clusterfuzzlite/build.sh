@@ -1,0 +1,2 @@
+#!/bin/bash -eu
+"$SRC/sse-conform/fuzz/ossfuzz.sh"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform bench`: parse a file from memory R times in N-byte chunks and
+// print one JSON line of throughput figures; `--generate DIR` writes the
+// benchmark streams (docs/benchmarks.md).
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "commands.hpp"
+#include "sse/parser.hpp"
+#include "ssec/bench_streams.hpp"
+#include "ssec/input.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+struct bench_options {
+  std::string layer = "wire";
+  std::size_t chunk = 65536;
+  unsigned runs = 5;
+  sse::limits limits;
+  std::string generate_dir;
+  std::string path;
+};
+
+// Counts what the parser delivers. The totals are printed, so the compiler
+// cannot drop the work that produces them.
+struct counting_visitor {
+  std::uint64_t events = 0;
+  std::uint64_t data_bytes = 0;
+  sse::action on_event(const sse::event_view& e) {
+    ++events;
+    data_bytes += e.data.size();
+    return sse::action::proceed;
+  }
+};
+
+struct run_result {
+  double seconds = 0;
+  std::uint64_t events = 0;
+  std::uint64_t data_bytes = 0;
+  sse::errc status = sse::errc::ok;
+  std::uint64_t error_offset = 0;
+};
+
+// One timed parse of the whole stream. Chunks are cut on the fly: a vector
+// of 16 million one-byte views would cost more memory than the stream.
+run_result parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits) {
+  counting_visitor counter;
+  sse::parser<counting_visitor> parser(counter, limits);
+  const std::size_t step = chunk == 0 ? std::max<std::size_t>(stream.size(), 1) : chunk;
+  run_result out;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t at = 0; at < stream.size(); at += step) {
+    out.status = parser.feed(stream.substr(at, step)).status;
+    if (sse::is_fatal(out.status)) break;
+  }
+  if (!sse::is_fatal(out.status)) out.status = parser.finish();
+  const auto stop = std::chrono::steady_clock::now();
+  out.seconds = std::chrono::duration<double>(stop - start).count();
+  out.events = counter.events;
+  out.data_bytes = counter.data_bytes;
+  out.error_offset = parser.error_offset();
+  return out;
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;  // kilobytes on Linux
+}
+
+// Reads a file in one exactly sized allocation, so the reported peak RSS is
+// the input plus what the parser holds, not a growing string's spare copy.
+std::variant<std::string, read_error> read_exact(const std::string& path) {
+  if (path == "-") return read_all(path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return read_error{path + ": " + std::strerror(errno)};
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return read_error{path + ": " + ec.message()};
+  std::string out(static_cast<std::size_t>(size), '\0');
+  const std::size_t got = std::fread(out.data(), 1, out.size(), file.get());
+  if (got != out.size()) return read_error{path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes"};
+  return out;
+}
+
+// Rounds for printing: the last digits of a timing are noise.
+double rounded(double value, double unit) { return std::round(value / unit) * unit; }
+
+int run_bench(const bench_options& opt) {
+  if (opt.layer != "wire") {
+    std::cerr << "sse-conform bench: layer '" << opt.layer << "' is not available in this build\n";
+    return exit_usage;
+  }
+  auto input = read_exact(opt.path);
+  if (auto* err = std::get_if<read_error>(&input)) {
+    std::cerr << "sse-conform bench: " << err->message << '\n';
+    return exit_usage;
+  }
+  const std::string& stream = std::get<std::string>(input);
+  const long rss_after_load_kb = peak_rss_kb();
+
+  std::vector<run_result> runs;
+  for (unsigned i = 0; i < opt.runs; ++i) {
+    runs.push_back(parse_once(stream, opt.chunk, opt.limits));
+    const run_result& r = runs.back();
+    if (sse::is_fatal(r.status)) {
+      std::cerr << opt.path << ": " << describe_error(r.status, r.error_offset) << '\n';
+      return exit_failure;
+    }
+    if (r.events != runs.front().events || r.data_bytes != runs.front().data_bytes) {
+      std::cerr << "sse-conform bench: run " << i + 1 << " of " << opt.path << " counted different events than run 1\n";
+      return exit_failure;
+    }
+  }
+
+  std::vector<double> seconds;
+  for (const run_result& r : runs) seconds.push_back(r.seconds);
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t mid = seconds.size() / 2;
+  const double median = seconds.size() % 2 == 1 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2;
+  const double safe_median = median > 0 ? median : 1e-9;
+  const run_result& first = runs.front();
+
+  const nlohmann::ordered_json line = {
+      {"file", opt.path},
+      {"layer", opt.layer},
+      {"chunk", opt.chunk},
+      {"runs", opt.runs},
+      {"bytes", stream.size()},
+      {"events", first.events},
+      {"data_bytes", first.data_bytes},
+      {"median_seconds", rounded(median, 1e-6)},
+      {"min_seconds", rounded(seconds.front(), 1e-6)},
+      {"mb_per_s", rounded(static_cast<double>(stream.size()) / 1e6 / safe_median, 0.1)},
+      {"events_per_s", std::round(static_cast<double>(first.events) / safe_median)},
+      {"peak_rss_kb", peak_rss_kb()},
+      {"rss_after_load_kb", rss_after_load_kb},
+  };
+  std::cout << dump_line(line) << '\n';
+  return exit_ok;
+}
+
+int run_generate(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::cerr << "sse-conform bench: " << dir << ": " << ec.message() << '\n';
+    return exit_usage;
+  }
+  for (const auto& s : bench::named_streams()) {
+    const std::string path = (std::filesystem::path(dir) / s.file_name).string();
+    const std::string bytes = s.generate();
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
+    if (!file || std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() || std::fflush(file.get()) != 0) {
+      std::cerr << "sse-conform bench: " << path << ": " << std::strerror(errno) << '\n';
+      return exit_usage;
+    }
+    std::cout << dump_line(nlohmann::ordered_json{{"file", path}, {"bytes", bytes.size()}, {"description", s.description}})
+              << '\n';
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<bench_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Parse FILE from memory R times in N-byte chunks and print one JSON line: MB/s, events/s (median run)");
+  cmd->add_option("--layer", opt->layer, "Layer to decode: wire")->capture_default_str();
+  cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--runs", opt->runs, "Timed parses; the median is reported")->capture_default_str()->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
+  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+  auto* generate = cmd->add_option("--generate", opt->generate_dir,
+                                   "Write the benchmark streams (llm.sse, big-frames.sse, ...) into DIR and exit");
+  auto* file = cmd->add_option("file", opt->path, "Stream file to parse, or - for standard input");
+  generate->excludes(file);
+  cmd->callback([opt, &code, generate, file] {
+    if (generate->count() > 0) {
+      code = run_generate(opt->generate_dir);
+    } else if (file->count() == 0) {
+      std::cerr << "sse-conform bench: give a FILE to parse, or --generate DIR\n";
+      code = exit_usage;
+    } else {
+      code = run_bench(*opt);
+    }
+  });
+}
+
+}  // namespace ssec::cli
