@@ -83,7 +83,7 @@ struct test_case {
 /// "bom" when the input starts with EF BB BF, "cr" when it holds a CR not
 /// followed by LF, "nul" when it holds a 00 byte, "utf8-repair" when it is
 /// not valid UTF-8, "retry" when a `retry` line is expected,
-/// "last-event-id" when an expected event or the final last_id is not empty.
+/// "last-event-id" when an expected event's last_id is not empty.
 /// Sorted, without duplicates.
 std::vector<std::string> required_capabilities(const test_case& c);
 

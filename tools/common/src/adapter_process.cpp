@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/adapter_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+namespace ssec {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+int remaining_ms(clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+  return left <= 0 ? 0 : static_cast<int>(left);
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return "killed by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";
+  }
+  return "stopped";
+}
+
+}  // namespace
+
+adapter_process::adapter_process(std::string command, std::size_t max_answer_bytes, std::size_t stderr_tail_bytes)
+    : command_(std::move(command)), max_answer_bytes_(max_answer_bytes), stderr_tail_bytes_(stderr_tail_bytes) {
+  // A child that dies while we write to it must not kill us.
+  ::signal(SIGPIPE, SIG_IGN);
+}
+
+adapter_process::~adapter_process() { stop(std::chrono::milliseconds(200)); }
+
+bool adapter_process::start() {
+  if (running()) return true;
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) {
+    last_error_ = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    last_error_ = std::string("pipe: ") + std::strerror(errno);
+    ::close(in[0]);
+    ::close(in[1]);
+    return false;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    last_error_ = std::string("fork: ") + std::strerror(errno);
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    return false;
+  }
+  if (pid == 0) {
+    // Own process group, so kill() reaches whatever the shell starts.
+    ::setpgid(0, 0);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(err[1], STDERR_FILENO);
+    ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  to_child_ = in[1];
+  from_child_ = out[0];
+  child_err_ = err[0];
+  for (int fd : {to_child_, from_child_, child_err_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  pid_ = pid;
+  pending_.clear();
+  ++starts_;
+  return true;
+}
+
+void adapter_process::drain_stderr() {
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(child_err_, buf, sizeof buf);
+    if (n <= 0) return;
+    stderr_.append(buf, static_cast<std::size_t>(n));
+    if (stderr_.size() > 2 * stderr_tail_bytes_) stderr_.erase(0, stderr_.size() - stderr_tail_bytes_);
+  }
+}
+
+std::string adapter_process::stderr_tail() const {
+  if (stderr_.size() <= stderr_tail_bytes_) return stderr_;
+  return stderr_.substr(stderr_.size() - stderr_tail_bytes_);
+}
+
+std::string adapter_process::reap(bool wait) {
+  if (pid_ <= 0) return {};
+  int status = 0;
+  pid_t got = ::waitpid(pid_, &status, wait ? 0 : WNOHANG);
+  if (got == 0 && !wait) {
+    // Still running although its stdout closed: give it a moment, then kill.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    got = ::waitpid(pid_, &status, WNOHANG);
+    if (got == 0) {
+      ::kill(-pid_, SIGKILL);
+      got = ::waitpid(pid_, &status, 0);
+    }
+  }
+  if (child_err_ >= 0) drain_stderr();
+  close_fd(to_child_);
+  close_fd(from_child_);
+  close_fd(child_err_);
+  pid_ = -1;
+  pending_.clear();
+  return got == -1 ? std::string("was lost") : describe_wait_status(status);
+}
+
+void adapter_process::kill() {
+  if (pid_ <= 0) return;
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  reap(true);
+}
+
+void adapter_process::stop(std::chrono::milliseconds grace) {
+  if (pid_ <= 0) return;
+  close_fd(to_child_);
+  const auto deadline = clock::now() + grace;
+  while (clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      if (child_err_ >= 0) drain_stderr();
+      close_fd(from_child_);
+      close_fd(child_err_);
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill();
+}
+
+exchange adapter_process::exchange_line(const std::string& request, std::chrono::milliseconds timeout) {
+  exchange result;
+  if (!start()) {
+    result.detail = last_error_;
+    return result;
+  }
+  const auto deadline = clock::now() + timeout;
+  std::string out = request;
+  out.push_back('\n');
+  std::size_t written = 0;
+
+  for (;;) {
+    if (const auto lf = pending_.find('\n'); lf != std::string::npos && written == out.size()) {
+      result.status = exchange_status::ok;
+      result.line = pending_.substr(0, lf);
+      pending_.erase(0, lf + 1);
+      return result;
+    }
+    if (pending_.size() > max_answer_bytes_) {
+      result.status = exchange_status::oversized;
+      result.detail = "answer longer than " + std::to_string(max_answer_bytes_) + " bytes";
+      kill();
+      return result;
+    }
+    pollfd fds[3] = {{from_child_, POLLIN, 0}, {child_err_, POLLIN, 0}, {to_child_, POLLOUT, 0}};
+    const nfds_t nfds = written < out.size() ? 3 : 2;
+    const int ready = ::poll(fds, nfds, remaining_ms(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0 || clock::now() >= deadline) {
+      result.status = exchange_status::timeout;
+      result.detail = "no answer within " + std::to_string(timeout.count()) + " ms";
+      kill();
+      return result;
+    }
+    if (fds[1].revents) drain_stderr();
+    if (nfds == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t n = ::write(to_child_, out.data() + written, out.size() - written);
+      if (n > 0) written += static_cast<std::size_t>(n);
+      else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        result.status = exchange_status::crashed;
+        result.detail = "stopped reading its input; " + reap(false);
+        return result;
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char buf[1 << 16];
+      const ssize_t n = ::read(from_child_, buf, sizeof buf);
+      if (n > 0) {
+        pending_.append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        result.status = exchange_status::crashed;
+        result.detail = reap(false);
+        return result;
+      }
+    }
+  }
+}
+
+}  // namespace ssec
