@@ -89,8 +89,10 @@ class file_context {
   const std::string& display() const { return display_; }
   std::string_view text() const { return text_; }
 
+  // Columns are 0-based here; std::string::npos means unknown.
   void error(std::size_t line0, std::size_t column0, std::string message) {
-    errors_->push_back(load_error{display_, line0 + 1, column0 + 1, std::move(message)});
+    const std::size_t column = column0 == std::string::npos ? 0 : column0 + 1;
+    errors_->push_back(load_error{display_, line0 + 1, column, std::move(message)});
     ++count_;
   }
   void error(const YAML::Mark& m, std::string message) {
@@ -319,6 +321,16 @@ bool load_input(file_context& ctx, const std::string& key, const YAML::Node& nod
   return true;
 }
 
+// The 0-based line `k` of `text`, without its line break.
+std::string_view nth_line(std::string_view text, std::size_t k) {
+  for (; k > 0; --k) {
+    const std::size_t eol = text.find('\n');
+    if (eol == std::string_view::npos) return {};
+    text.remove_prefix(eol + 1);
+  }
+  return text.substr(0, text.find('\n'));
+}
+
 // The 1-based file line of a log's text line, for the block styles we allow.
 std::size_t log_file_line(const file_context& ctx, const YAML::Node& n, std::size_t text_line) {
   const char style = ctx.start_char(n);
@@ -338,8 +350,16 @@ bool load_events(file_context& ctx, const YAML::Node& n, test_case& c) {
   auto parsed = parse_log(n.Scalar());
   if (auto* bad = std::get_if<log_syntax_error>(&parsed)) {
     const std::size_t line = log_file_line(ctx, n, bad->line);
-    const std::size_t column = ctx.start_char(n) == '|' ? bad->column : 0;
-    ctx.error(line - 1, column, "in `events`: " + bad->message);
+    // A literal block strips the same indentation from every line: the file
+    // line ends with the log line, so the column shifts by the difference.
+    std::size_t column = std::string::npos;
+    if (ctx.start_char(n) == '|') {
+      const std::string_view file_line = nth_line(ctx.text(), line - 1);
+      const std::string_view log_line = nth_line(n.Scalar(), bad->line);
+      if (file_line.ends_with(log_line)) column = file_line.size() - log_line.size() + bad->column;
+    }
+    if (column == std::string::npos) ctx.error(line - 1, std::string::npos, "in `events`: " + bad->message);
+    else ctx.error(line - 1, column, "in `events`: " + bad->message);
     return false;
   }
   auto& log = std::get<parsed_log>(parsed);

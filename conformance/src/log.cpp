@@ -302,6 +302,7 @@ std::pair<std::size_t, std::size_t> run_at(std::string_view s, std::size_t i) {
       best_period = p;
       best_reps = reps;
     }
+    if (best_period == 1) break;  // a run of one character: no longer period covers more
   }
   return {best_period, best_reps};
 }
@@ -510,6 +511,22 @@ event_log external_view(const event_log& expected) {
 }
 
 std::optional<log_difference> compare_logs(const event_log& expected, const event_log& got) {
+  // A rejection on one side only is the difference that matters, whatever
+  // else the logs hold: show it first.
+  const auto rejection = [](const event_log& log) {
+    return std::find_if(log.begin(), log.end(), [](const log_line& l) { return std::holds_alternative<log_rejected>(l); });
+  };
+  const bool expected_rejects = rejection(expected) != expected.end();
+  const bool got_rejects = rejection(got) != got.end();
+  if (expected_rejects != got_rejects) {
+    log_difference diff;
+    diff.expected_line = expected_rejects ? format_line(*rejection(expected))
+                                          : expected.empty() ? "(end of log)" : format_line(expected.front());
+    diff.got_line = got_rejects ? format_line(*rejection(got)) : got.empty() ? "(end of log)" : format_line(got.front());
+    diff.got_arranged = got;
+    return diff;
+  }
+
   // The got lines of each kind, in order.
   std::array<std::vector<std::size_t>, channel_count> queues;
   for (std::size_t i = 0; i < got.size(); ++i) queues[channel(got[i])].push_back(i);

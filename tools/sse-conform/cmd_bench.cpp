@@ -3,6 +3,7 @@
 // print one JSON line of throughput figures; `--generate DIR` writes the
 // benchmark streams (docs/benchmarks.md).
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -48,6 +49,7 @@ struct counting_visitor {
 
 struct run_result {
   double seconds = 0;
+  double cpu_seconds = 0;  // this process's CPU time: far below `seconds` means the machine was busy
   std::uint64_t events = 0;
   std::uint64_t data_bytes = 0;
   sse::errc status = sse::errc::ok;
@@ -56,11 +58,18 @@ struct run_result {
 
 // One timed parse of the whole stream. Chunks are cut on the fly: a vector
 // of 16 million one-byte views would cost more memory than the stream.
+double process_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
 run_result parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits) {
   counting_visitor counter;
   sse::parser<counting_visitor> parser(counter, limits);
   const std::size_t step = chunk == 0 ? std::max<std::size_t>(stream.size(), 1) : chunk;
   run_result out;
+  const double cpu_start = process_cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t at = 0; at < stream.size(); at += step) {
     out.status = parser.feed(stream.substr(at, step)).status;
@@ -68,6 +77,7 @@ run_result parse_once(std::string_view stream, std::size_t chunk, const sse::lim
   }
   if (!sse::is_fatal(out.status)) out.status = parser.finish();
   const auto stop = std::chrono::steady_clock::now();
+  out.cpu_seconds = process_cpu_seconds() - cpu_start;
   out.seconds = std::chrono::duration<double>(stop - start).count();
   out.events = counter.events;
   out.data_bytes = counter.data_bytes;
@@ -96,8 +106,18 @@ std::variant<std::string, read_error> read_exact(const std::string& path) {
   return out;
 }
 
-// Rounds for printing: the last digits of a timing are noise.
-double rounded(double value, double unit) { return std::round(value / unit) * unit; }
+// Rounds for printing to `decimals` places: the last digits of a timing are
+// noise. Dividing by an exact power of ten prints short (0.046758, not ...98).
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
 
 int run_bench(const bench_options& opt) {
   if (opt.layer != "wire") {
@@ -127,10 +147,12 @@ int run_bench(const bench_options& opt) {
   }
 
   std::vector<double> seconds;
-  for (const run_result& r : runs) seconds.push_back(r.seconds);
-  std::sort(seconds.begin(), seconds.end());
-  const std::size_t mid = seconds.size() / 2;
-  const double median = seconds.size() % 2 == 1 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2;
+  std::vector<double> cpu_seconds;
+  for (const run_result& r : runs) {
+    seconds.push_back(r.seconds);
+    cpu_seconds.push_back(r.cpu_seconds);
+  }
+  const double median = median_of(seconds);
   const double safe_median = median > 0 ? median : 1e-9;
   const run_result& first = runs.front();
 
@@ -142,10 +164,11 @@ int run_bench(const bench_options& opt) {
       {"bytes", stream.size()},
       {"events", first.events},
       {"data_bytes", first.data_bytes},
-      {"median_seconds", rounded(median, 1e-6)},
-      {"min_seconds", rounded(seconds.front(), 1e-6)},
-      {"mb_per_s", rounded(static_cast<double>(stream.size()) / 1e6 / safe_median, 0.1)},
-      {"events_per_s", std::round(static_cast<double>(first.events) / safe_median)},
+      {"median_seconds", rounded(median, 6)},
+      {"min_seconds", rounded(*std::min_element(seconds.begin(), seconds.end()), 6)},
+      {"median_cpu_seconds", rounded(median_of(cpu_seconds), 6)},
+      {"mb_per_s", rounded(static_cast<double>(stream.size()) / 1e6 / safe_median, 1)},
+      {"events_per_s", std::llround(static_cast<double>(first.events) / safe_median)},
       {"peak_rss_kb", peak_rss_kb()},
       {"rss_after_load_kb", rss_after_load_kb},
   };

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// The conformance runner: every case of conformance/cases/ is one test
+// instance, named <file>_<id>, that runs the reference parser under every
+// chunking of the default plan (whole, as written, byte by byte, every split
+// point up to 4 KiB, 8 seeded random splits) and compares the log.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/runner.hpp"
+#include "ssec/conformance/summary.hpp"
+#include "ssec/input.hpp"
+
+namespace {
+
+namespace conf = ssec::conformance;
+
+const std::filesystem::path source_dir = SSEC_SOURCE_DIR;
+
+struct loaded_suite {
+  std::vector<conf::load_error> tag_errors;
+  conf::tag_list tags;
+  conf::load_result result;
+};
+
+// Loaded once per process, on first use (gtest asks for the instances while
+// registering tests, before main's RUN_ALL_TESTS).
+const loaded_suite& suite() {
+  static const loaded_suite loaded = [] {
+    loaded_suite s;
+    s.tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", s.tag_errors);
+    s.result = conf::load_case_tree(source_dir / "conformance/cases", "conformance/cases", s.tags);
+    return s;
+  }();
+  return loaded;
+}
+
+// Loading problems fail here, with every file:line, rather than quietly
+// leaving cases out.
+TEST(case_files, load_without_errors) {
+  const auto& s = suite();
+  std::string tag_errors;
+  for (const auto& e : s.tag_errors) tag_errors += e.to_string() + "\n";
+  EXPECT_TRUE(s.tag_errors.empty()) << tag_errors;
+  EXPECT_TRUE(s.result.ok()) << s.result.error_text();
+  EXPECT_GE(s.result.cases.size(), 100u) << "the hand-written wire cases went missing";
+}
+
+// The anchors of spec/DECISIONS.md that the cases cite must exist there:
+// a Markdown heading (GitHub slug), an id="..." attribute or a {#...} label.
+std::set<std::string> decision_anchors(const std::string& text) {
+  std::set<std::string> anchors;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("#")) {
+      std::string slug;
+      for (const char ch : line.substr(line.find_first_not_of('#'))) {
+        if (std::isalnum(static_cast<unsigned char>(ch))) slug.push_back(static_cast<char>(std::tolower(ch)));
+        else if (ch == '-' || ch == '_') slug.push_back(ch);
+        else if (ch == ' ' && !slug.empty()) slug.push_back('-');
+      }
+      anchors.insert(slug);
+    }
+    for (const std::string opener : {"id=\"", "{#"}) {
+      for (std::size_t at = line.find(opener); at != std::string::npos; at = line.find(opener, at + 1)) {
+        const std::size_t start = at + opener.size();
+        const std::size_t end = line.find_first_of("\"}", start);
+        if (end != std::string::npos) anchors.insert(line.substr(start, end - start));
+      }
+    }
+  }
+  return anchors;
+}
+
+TEST(case_files, cited_decisions_exist) {
+  const auto text = ssec::read_all((source_dir / "spec/DECISIONS.md").string());
+  if (!std::holds_alternative<std::string>(text)) GTEST_SKIP() << "spec/DECISIONS.md is not written yet";
+  const auto anchors = decision_anchors(std::get<std::string>(text));
+  for (const auto& c : suite().result.cases) {
+    for (const auto& from : c.from) {
+      if (!from.starts_with("spec/DECISIONS.md#")) continue;
+      const std::string anchor = from.substr(from.find('#') + 1);
+      EXPECT_TRUE(anchors.count(anchor)) << c.where.to_string() << ": case " << c.id << " cites " << from
+                                         << ", which spec/DECISIONS.md does not define";
+    }
+  }
+}
+
+TEST(case_files, summary_counts_every_case) {
+  const auto& cases = suite().result.cases;
+  std::ostringstream out;
+  conf::print_summary(out, cases, &suite().tags);
+  const std::string table = out.str();
+  std::cout << table;
+  const auto wire_cases = static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const conf::test_case& c) { return c.layer == conf::layer::wire; }));
+  std::istringstream rows(table);
+  std::string row;
+  std::size_t wire_count = 0;
+  std::size_t total_count = 0;
+  while (std::getline(rows, row)) {
+    std::istringstream cells(row);
+    std::string name;
+    std::size_t count = 0;
+    cells >> name >> count;
+    if (name == "wire") wire_count = count;
+    if (name == "total") total_count = count;
+  }
+  EXPECT_EQ(wire_count, wire_cases);
+  EXPECT_EQ(total_count, cases.size());
+}
+
+class reference_parser : public testing::TestWithParam<std::size_t> {};
+
+TEST_P(reference_parser, matches_case) {
+  const conf::test_case& c = suite().result.cases[GetParam()];
+  const auto failure = conf::check_reference(c, conf::chunking_plan{});
+  if (failure) ADD_FAILURE_AT(c.where.file.c_str(), static_cast<int>(c.where.line)) << conf::describe(c, *failure);
+}
+
+std::vector<std::size_t> case_indices() {
+  std::vector<std::size_t> out(suite().result.cases.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = i;
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(conformance, reference_parser, testing::ValuesIn(case_indices()),
+                         [](const testing::TestParamInfo<std::size_t>& info) {
+                           return suite().result.cases[info.param].test_name();
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(reference_parser);
+
+}  // namespace

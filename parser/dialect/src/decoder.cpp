@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+// The dialect decoder. JSON is parsed with simdjson's DOM on the hot path
+// (nlohmann_json measured about 12x slower per frame; see
+// parser/dialect/bench/README.md); nlohmann_json holds owned values and
+// parses the rare numbers simdjson refuses (integers beyond 64 bits).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <unordered_map>
+
+#include <simdjson.h>
+
+#include "sse/dialect/decoder.hpp"
+#include "sse/recording.hpp"
+
+namespace sse::dialect {
+
+namespace {
+
+using element = simdjson::dom::element;
+static_assert(sizeof(element) <= 16 && std::is_trivially_copyable_v<element>,
+              "value_view stores a simdjson element in 16 bytes");
+
+// Deepest nesting we accept as JSON (spec/DECISIONS.md, json-definition);
+// simdjson's own default limit.
+constexpr std::size_t max_depth = 1024;
+
+bool integral(double d) noexcept { return std::isfinite(d) && std::floor(d) == d; }
+
+// JSON whitespace, as RFC 8259 defines it.
+bool json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Depth of brackets outside strings; only for the rare fallback path, to keep
+// nlohmann_json away from pathological nesting.
+std::size_t nesting(std::string_view s) noexcept {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+nlohmann::json convert(element e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      auto out = nlohmann::json::array();
+      simdjson::dom::array arr;
+      if (e.get(arr) == simdjson::SUCCESS) {
+        for (element child : arr) out.push_back(convert(child));
+      }
+      return out;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      auto out = nlohmann::json::object();
+      simdjson::dom::object obj;
+      if (e.get(obj) == simdjson::SUCCESS) {
+        // Assignment keeps the last of repeated keys, as JSON.parse does.
+        for (const auto member : obj) out[std::string(member.key)] = convert(member.value);
+      }
+      return out;
+    }
+    case simdjson::dom::element_type::INT64: {
+      std::int64_t v = 0;
+      (void)e.get(v);
+      return v;
+    }
+    case simdjson::dom::element_type::UINT64: {
+      std::uint64_t v = 0;
+      (void)e.get(v);
+      return v;
+    }
+    case simdjson::dom::element_type::DOUBLE: {
+      double v = 0;
+      (void)e.get(v);
+      return v;
+    }
+    case simdjson::dom::element_type::STRING: {
+      std::string_view v;
+      (void)e.get(v);
+      return std::string(v);
+    }
+    case simdjson::dom::element_type::BOOL: {
+      bool v = false;
+      (void)e.get(v);
+      return v;
+    }
+    case simdjson::dom::element_type::NULL_VALUE: return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// Builds value_views; a friend of value_view.
+struct value_access {
+  static value_view of(element e) {
+    value_view v;
+    v.origin_ = value_view::origin::simdjson;
+    std::memcpy(v.node_.data(), &e, sizeof e);
+    switch (e.type()) {
+      case simdjson::dom::element_type::ARRAY: v.type_ = json_type::array; break;
+      case simdjson::dom::element_type::OBJECT: v.type_ = json_type::object; break;
+      case simdjson::dom::element_type::INT64: {
+        std::int64_t i = 0;
+        (void)e.get(i);
+        v.type_ = json_type::number;
+        v.number_ = static_cast<double>(i);
+        v.integral_ = true;
+        break;
+      }
+      case simdjson::dom::element_type::UINT64: {
+        std::uint64_t u = 0;
+        (void)e.get(u);
+        v.type_ = json_type::number;
+        v.number_ = static_cast<double>(u);
+        v.integral_ = true;
+        break;
+      }
+      case simdjson::dom::element_type::DOUBLE: {
+        double d = 0;
+        (void)e.get(d);
+        v.type_ = json_type::number;
+        v.number_ = d;
+        v.integral_ = integral(d);
+        break;
+      }
+      case simdjson::dom::element_type::STRING: v.type_ = json_type::string; (void)e.get(v.string_); break;
+      case simdjson::dom::element_type::BOOL: v.type_ = json_type::boolean; (void)e.get(v.boolean_); break;
+      case simdjson::dom::element_type::NULL_VALUE: v.type_ = json_type::null; break;
+    }
+    return v;
+  }
+
+  static value_view of(const nlohmann::json& j) {
+    value_view v;
+    v.origin_ = value_view::origin::json;
+    const nlohmann::json* p = &j;
+    std::memcpy(v.node_.data(), &p, sizeof p);
+    switch (j.type()) {
+      case nlohmann::json::value_t::array: v.type_ = json_type::array; break;
+      case nlohmann::json::value_t::object: v.type_ = json_type::object; break;
+      case nlohmann::json::value_t::number_integer:
+      case nlohmann::json::value_t::number_unsigned:
+        v.type_ = json_type::number;
+        v.number_ = j.get<double>();
+        v.integral_ = true;
+        break;
+      case nlohmann::json::value_t::number_float:
+        v.type_ = json_type::number;
+        v.number_ = j.get<double>();
+        v.integral_ = integral(v.number_);
+        break;
+      case nlohmann::json::value_t::string:
+        v.type_ = json_type::string;
+        v.string_ = j.get_ref<const std::string&>();
+        break;
+      case nlohmann::json::value_t::boolean: v.type_ = json_type::boolean; v.boolean_ = j.get<bool>(); break;
+      default: v.type_ = json_type::null; break;
+    }
+    return v;
+  }
+
+  static element simd(const value_view& v) {
+    element e;
+    std::memcpy(&e, v.node_.data(), sizeof e);
+    return e;
+  }
+  static const nlohmann::json* json(const value_view& v) {
+    const nlohmann::json* p = nullptr;
+    std::memcpy(&p, v.node_.data(), sizeof p);
+    return p;
+  }
+  static bool from_simdjson(const value_view& v) { return v.origin_ == value_view::origin::simdjson; }
+  static bool from_json(const value_view& v) { return v.origin_ == value_view::origin::json; }
+};
+
+std::optional<value_view> value_view::member(std::string_view key) const {
+  if (type_ != json_type::object) return std::nullopt;
+  std::optional<value_view> found;
+  if (value_access::from_simdjson(*this)) {
+    simdjson::dom::object obj;
+    if (value_access::simd(*this).get(obj) != simdjson::SUCCESS) return std::nullopt;
+    for (const auto m : obj) {
+      if (m.key == key) found = value_access::of(m.value);
+    }
+  } else if (value_access::from_json(*this)) {
+    const nlohmann::json& j = *value_access::json(*this);
+    if (const auto it = j.find(key); it != j.end()) found = value_access::of(*it);
+  }
+  return found;
+}
+
+std::vector<std::pair<std::string_view, value_view>> value_view::members() const {
+  std::vector<std::pair<std::string_view, value_view>> out;
+  if (type_ != json_type::object) return out;
+  if (value_access::from_simdjson(*this)) {
+    simdjson::dom::object obj;
+    if (value_access::simd(*this).get(obj) != simdjson::SUCCESS) return out;
+    for (const auto m : obj) out.emplace_back(m.key, value_access::of(m.value));
+  } else if (value_access::from_json(*this)) {
+    for (const auto& [k, v] : value_access::json(*this)->items()) out.emplace_back(k, value_access::of(v));
+  }
+  return out;
+}
+
+nlohmann::json value_view::to_json() const {
+  if (value_access::from_simdjson(*this)) return convert(value_access::simd(*this));
+  if (value_access::from_json(*this)) return *value_access::json(*this);
+  return nullptr;
+}
+
+std::string_view to_string(event_kind k) noexcept {
+  switch (k) {
+    case event_kind::structured: return "structured";
+    case event_kind::unknown: return "unknown";
+    case event_kind::plain_text: return "plain_text";
+    case event_kind::error: return "error";
+  }
+  return "unknown_kind";
+}
+
+const field_view* event_view::find(std::string_view key) const noexcept {
+  for (const auto& f : fields) {
+    if (f.key == key) return &f;
+  }
+  return nullptr;
+}
+
+struct decoder::impl {
+  explicit impl(const dialect_spec& d) : dialect(&d) {}
+
+  const dialect_spec* dialect;
+  simdjson::dom::parser parser;
+  std::string padded;         // the frame copied with simdjson's padding
+  nlohmann::json fallback;    // the frame, when only nlohmann_json can read it
+  std::vector<std::pair<std::string_view, value_view>> members;
+  std::unordered_map<std::string_view, std::size_t> member_index;  // large objects only
+  std::vector<field_view> fields;
+  event_view view;
+
+  // The message of an error frame: after the prefix, one space removed.
+  std::string_view message_after(std::string_view data) const {
+    std::string_view rest = data.substr(dialect->error_prefix.size());
+    if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    return rest;
+  }
+
+  // Parses data into `members` when it is a JSON object; false otherwise.
+  bool parse_object(std::string_view data) {
+    members.clear();
+    // Only an object can be structured, so anything else is not parsed at all.
+    std::size_t first = 0;
+    while (first < data.size() && json_space(data[first])) ++first;
+    if (first == data.size() || data[first] != '{') return false;
+
+    padded.assign(data);
+    padded.resize(data.size() + simdjson::SIMDJSON_PADDING);
+    element root;
+    const auto err = parser.parse(padded.data(), data.size(), false).get(root);
+    if (err == simdjson::SUCCESS) {
+      simdjson::dom::object obj;
+      if (root.get(obj) != simdjson::SUCCESS) return false;
+      for (const auto m : obj) members.emplace_back(m.key, value_access::of(m.value));
+      return true;
+    }
+    if (err != simdjson::NUMBER_ERROR && err != simdjson::BIGINT_ERROR) return false;
+    // A number simdjson will not hold (more than 64 bits): JSON all the same.
+    if (nesting(data) > max_depth) return false;
+    fallback = nlohmann::json::parse(data, nullptr, false);
+    if (fallback.is_discarded() || !fallback.is_object()) return false;
+    // nlohmann_json keeps the last of repeated keys, so duplicates are invisible here.
+    for (const auto& [k, v] : fallback.items()) members.emplace_back(k, value_access::of(v));
+    return true;
+  }
+
+  const field_spec* declared(const event_spec* spec, std::string_view key) const {
+    if (spec != nullptr) return spec->field(key);
+    return dialect->envelope_field(key);
+  }
+
+  // members -> fields: one entry per key (first position, last value), then defaults.
+  void build_fields(const event_spec* spec) {
+    fields.clear();
+    bool duplicates = false;
+    const bool indexed = members.size() > 32;  // avoid quadratic work on huge objects
+    if (indexed) member_index.clear();
+    for (const auto& [key, value] : members) {
+      std::size_t at = fields.size();
+      if (indexed) {
+        const auto [it, inserted] = member_index.emplace(key, fields.size());
+        if (!inserted) at = it->second;
+      } else {
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+          if (fields[i].key == key) {
+            at = i;
+            break;
+          }
+        }
+      }
+      if (at == fields.size()) {
+        fields.push_back(field_view{key, value, false, declared(spec, key)});
+      } else {
+        fields[at].value = value;
+        duplicates = true;
+      }
+    }
+    view.duplicate_keys = duplicates;
+    if (spec == nullptr) return;
+    for (const auto& f : spec->fields) {
+      if (!f.default_value) continue;
+      const bool present = std::any_of(fields.begin(), fields.end(), [&](const field_view& v) { return v.key == f.key; });
+      if (!present) fields.push_back(field_view{f.key, value_access::of(*f.default_value), true, &f});
+    }
+  }
+
+  const event_view& decode(const frame& f) {
+    view = event_view{};
+    view.raw = f.data;
+    view.wire_type = f.event_type;
+    view.offset = f.offset;
+    fields.clear();
+
+    const std::string& prefix = dialect->error_prefix;
+    // spec/DECISIONS.md, code-error-prefix: the wire event type marks an error
+    // frame; re-applying the prefix to data that has it changes nothing.
+    if (!dialect->error_wire_event.empty() && f.event_type == dialect->error_wire_event) {
+      view.kind = event_kind::error;
+      view.text = f.data.starts_with(prefix) ? message_after(f.data) : f.data;
+      return view;
+    }
+    // spec/DECISIONS.md, error-prefix: the exact bytes at the very start.
+    if (!prefix.empty() && f.data.starts_with(prefix)) {
+      view.kind = event_kind::error;
+      view.text = message_after(f.data);
+      return view;
+    }
+    if (parse_object(f.data)) {
+      view.json_object = true;
+      // The last `type` member counts, as with every repeated key.
+      const value_view* type = nullptr;
+      for (const auto& [key, value] : members) {
+        if (key == "type") type = &value;
+      }
+      if (type != nullptr && type->type() == json_type::string) {
+        view.type = type->as_string();
+        view.spec = dialect->event(view.type);
+        view.kind = view.spec != nullptr ? event_kind::structured : event_kind::unknown;
+        build_fields(view.spec);
+        view.fields = fields;
+        return view;
+      }
+    }
+    // spec/DECISIONS.md, json-without-type: everything else is plain text, whole.
+    view.kind = event_kind::plain_text;
+    view.text = f.data;
+    return view;
+  }
+};
+
+decoder::decoder(const dialect_spec& d) : impl_(std::make_unique<impl>(d)) {}
+decoder::~decoder() = default;
+decoder::decoder(decoder&&) noexcept = default;
+decoder& decoder::operator=(decoder&&) noexcept = default;
+
+const event_view& decoder::decode(const frame& f) { return impl_->decode(f); }
+
+const dialect_spec& decoder::dialect() const noexcept { return *impl_->dialect; }
+
+event to_event(const event_view& v) {
+  event e;
+  e.kind = v.kind;
+  e.raw = std::string(v.raw);
+  if (v.kind == event_kind::structured || v.kind == event_kind::unknown) {
+    e.type = std::string(v.type);
+    e.fields = nlohmann::json::object();
+    for (const auto& f : v.fields) {
+      e.fields[std::string(f.key)] = f.value.to_json();
+      if (f.defaulted) e.defaulted.emplace_back(f.key);
+    }
+  } else {
+    e.text = std::string(v.text);
+  }
+  return e;
+}
+
+bool operator==(const event& a, const event& b) {
+  return a.kind == b.kind && a.type == b.type && a.text == b.text && a.raw == b.raw && a.fields == b.fields;
+}
+
+nlohmann::ordered_json to_json(const event& e) {
+  nlohmann::ordered_json j;
+  j["kind"] = to_string(e.kind);
+  if (e.kind == event_kind::structured || e.kind == event_kind::unknown) {
+    j["type"] = e.type;
+    j["fields"] = e.fields;
+  } else {
+    j["text"] = e.text;
+  }
+  j["raw"] = e.raw;
+  return j;
+}
+
+std::optional<event> event_from_json(const nlohmann::json& j, std::string* error) {
+  const auto fail = [&](std::string why) -> std::optional<event> {
+    if (error != nullptr) *error = std::move(why);
+    return std::nullopt;
+  };
+  if (!j.is_object()) return fail("a dialect event must be a JSON object");
+  event e;
+  const auto kind = j.find("kind");
+  if (kind == j.end() || !kind->is_string()) return fail("missing string 'kind'");
+  const std::string& k = kind->get_ref<const std::string&>();
+  if (k == "structured") e.kind = event_kind::structured;
+  else if (k == "unknown") e.kind = event_kind::unknown;
+  else if (k == "plain_text") e.kind = event_kind::plain_text;
+  else if (k == "error") e.kind = event_kind::error;
+  else return fail("unknown kind '" + k + "' (expected structured, unknown, plain_text or error)");
+  const bool typed = e.kind == event_kind::structured || e.kind == event_kind::unknown;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "kind") continue;
+    if (key == "raw") {
+      if (!value.is_string()) return fail("'raw' must be a string");
+      e.raw = value.get<std::string>();
+    } else if (typed && key == "type") {
+      if (!value.is_string()) return fail("'type' must be a string");
+      e.type = value.get<std::string>();
+    } else if (typed && key == "fields") {
+      if (!value.is_object()) return fail("'fields' must be an object");
+      e.fields = value;
+    } else if (!typed && key == "text") {
+      if (!value.is_string()) return fail("'text' must be a string");
+      e.text = value.get<std::string>();
+    } else {
+      return fail("unexpected key '" + key + "' for kind " + k);
+    }
+  }
+  if (!j.contains("raw")) return fail("missing 'raw'");
+  if (typed && (!j.contains("type") || !j.contains("fields"))) return fail("kind " + k + " needs 'type' and 'fields'");
+  if (!typed && !j.contains("text")) return fail("kind " + k + " needs 'text'");
+  return e;
+}
+
+namespace {
+struct collect {
+  std::vector<event>* out;
+  action operator()(const event_view& ev, const sse::event_view&) {
+    out->push_back(to_event(ev));
+    return action::proceed;
+  }
+};
+}  // namespace
+
+decoded_stream decode_stream(const dialect_spec& d, std::span<const std::string_view> chunks, limits lim) {
+  decoded_stream out;
+  stream_decoder<collect> visitor(d, collect{&out.events});
+  parser<stream_decoder<collect>> p(visitor, lim);
+  for (const auto chunk : chunks) {
+    if (is_fatal(p.feed(chunk).status)) break;
+  }
+  out.status = p.error() != errc::ok ? p.error() : p.finish();
+  out.error_offset = p.error_offset();
+  return out;
+}
+
+decoded_stream decode_stream(const dialect_spec& d, std::string_view bytes, limits lim) {
+  const std::string_view one[] = {bytes};
+  return decode_stream(d, std::span<const std::string_view>(one), lim);
+}
+
+}  // namespace sse::dialect

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: MIT
+// The producer validator: one generic implementation per check kind; which
+// rules run, on which types and fields, comes from the catalog.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <unordered_set>
+
+#include "sse/dialect/validator.hpp"
+
+namespace sse::dialect {
+
+namespace {
+
+// A short, single-line, quoted excerpt of stream text for expected/seen.
+std::string excerpt(std::string_view s, std::size_t max = 60) {
+  std::string out = "'";
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (used >= max) {
+      // Cut on a UTF-8 character boundary.
+      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+      if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7F) {
+      static constexpr char hex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++used;
+  }
+  return out + "'";
+}
+
+std::string describe(const event_view& ev) {
+  switch (ev.kind) {
+    case event_kind::structured: return "a " + std::string(ev.type) + " frame";
+    case event_kind::unknown: return "a frame of unknown type " + excerpt(ev.type);
+    case event_kind::error: return "an error frame " + excerpt(ev.raw);
+    case event_kind::plain_text: return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
+                                                       : "plain text " + excerpt(ev.raw);
+  }
+  return "a frame";
+}
+
+std::string describe(const value_view& v) {
+  switch (v.type()) {
+    case json_type::string: return "string " + excerpt(v.as_string());
+    case json_type::number: return "number " + v.to_json().dump();
+    case json_type::boolean: return v.as_bool() ? "boolean true" : "boolean false";
+    case json_type::null: return "null";
+    case json_type::array: return "an array";
+    case json_type::object: return "an object";
+  }
+  return "a value";
+}
+
+// Lower case without '_' and '-': keys equal under this differ only in casing or separators.
+std::string folded(std::string_view key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '_' || c == '-') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+bool contains(const std::vector<std::string>& list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+std::string list_text(const std::vector<std::string>& types) {
+  std::string out;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i > 0) out += i + 1 == types.size() ? " or " : ", ";
+    out += types[i];
+  }
+  return out;
+}
+
+// Splits a block into its lines (terminators removed), stopping after the blank line.
+std::vector<std::string_view> lines_of(std::string_view block) {
+  std::vector<std::string_view> lines;
+  std::size_t p = 0;
+  while (p < block.size()) {
+    const std::size_t eol = block.find_first_of("\r\n", p);
+    const std::string_view line = block.substr(p, eol == std::string_view::npos ? std::string_view::npos : eol - p);
+    lines.push_back(line);
+    if (eol == std::string_view::npos) break;
+    p = eol + 1;
+    if (block[eol] == '\r' && p < block.size() && block[p] == '\n') ++p;
+    if (line.empty()) break;
+  }
+  return lines;
+}
+
+std::string_view field_name(std::string_view line) {
+  const auto colon = line.find(':');
+  return colon == std::string_view::npos ? line : line.substr(0, colon);
+}
+
+struct open_item {
+  std::size_t frame;
+  std::uint64_t offset;
+};
+
+// Per-rule memory across frames.
+struct rule_state {
+  const rule_spec* rule = nullptr;
+  std::optional<std::string> first_value;       // constant_field
+  std::size_t first_frame = 0;
+  std::optional<double> last_number;            // increasing
+  std::size_t last_number_frame = 0;
+  std::unordered_set<std::string> values;       // refers (the `to` values), unique_value
+  std::map<std::string, std::deque<open_item>> open;  // pair, pair_closed
+  std::size_t count = 0;                        // at_most_once
+  bool triggered = false;                       // last_frame, followed_only_by
+  std::string trigger;
+  std::size_t trigger_frame = 0;
+};
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const finding& f) {
+  nlohmann::ordered_json j;
+  j["rule"] = f.rule != nullptr ? f.rule->id : "";
+  j["severity"] = f.rule != nullptr ? to_string(f.rule->level) : "";
+  j["frame"] = f.frame;
+  j["offset"] = f.offset;
+  j["expected"] = f.expected;
+  j["seen"] = f.seen;
+  j["text"] = f.rule != nullptr ? f.rule->text : "";
+  return j;
+}
+
+struct validator::impl {
+  explicit impl(const dialect_spec& d) : dialect(&d) {
+    for (const rule_spec* r : d.rules) states.push_back(rule_state{r});
+  }
+
+  const dialect_spec* dialect;
+  std::vector<rule_state> states;
+  std::vector<finding> found;
+  std::size_t frames = 0;
+  std::string last_description;  // of the latest frame, for end-of-stream findings
+  std::optional<std::size_t> utf8_reported_frame;
+
+  void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
+    found.push_back(finding{rule, frame, offset, std::move(expected), std::move(seen)});
+  }
+
+  bool has(check_kind k) const {
+    return std::any_of(states.begin(), states.end(), [&](const rule_state& s) { return s.rule->check.kind == k; });
+  }
+  template <class F>
+  void each(check_kind k, F&& f) {
+    for (auto& s : states) {
+      if (s.rule->check.kind == k) f(s);
+    }
+  }
+
+  // The field_required rule a missing field breaks: type.path, then *.path, then the one without fields.
+  const rule_spec* required_rule(std::string_view type, const std::vector<std::string>& path) const {
+    const rule_spec* exact = nullptr;
+    const rule_spec* any_type = nullptr;
+    const rule_spec* fallback = nullptr;
+    for (const auto& s : states) {
+      const check_spec& c = s.rule->check;
+      if (c.kind != check_kind::field_required) continue;
+      if (c.fields.empty()) fallback = s.rule;
+      for (const auto& p : c.fields) {
+        if (p.keys != path) continue;
+        if (p.type == type && exact == nullptr) exact = s.rule;
+        if (p.type == "*" && any_type == nullptr) any_type = s.rule;
+      }
+    }
+    return exact != nullptr ? exact : any_type != nullptr ? any_type : fallback;
+  }
+
+  static std::string path_text(const std::vector<std::string>& path) {
+    std::string out;
+    for (const auto& k : path) {
+      if (!out.empty()) out += '.';
+      out += k;
+    }
+    return out;
+  }
+
+  // Fields of one object level against their declarations.
+  void check_object(const std::vector<std::pair<std::string_view, value_view>>& members,
+                    const std::vector<field_spec>& declared, std::string_view type, std::vector<std::string>& path,
+                    bool top, bool report_undeclared, std::size_t frame, std::uint64_t offset) {
+    const auto present = [&](std::string_view key) {
+      return std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.first == key; });
+    };
+    for (const auto& f : declared) {
+      if (!f.required || present(f.key)) continue;
+      path.push_back(f.key);
+      if (const rule_spec* r = required_rule(type, path)) {
+        report(r, frame, offset, "field " + path_text(path) + " (" + f.types.to_string() + ") on " + std::string(type),
+               "no " + path_text(path));
+      }
+      path.pop_back();
+    }
+    for (const auto& [key, value] : members) {
+      const auto spec = std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
+      path.emplace_back(key);
+      if (spec != declared.end()) {
+        if (!spec->types.admits(value.type(), value.is_integral())) {
+          each(check_kind::field_type, [&](rule_state& s) {
+            report(s.rule, frame, offset, path_text(path) + " of type " + spec->types.to_string(),
+                   path_text(path) + " is " + describe(value));
+          });
+        } else if (!spec->fields.empty() && value.type() == json_type::object) {
+          check_object(value.members(), spec->fields, type, path, false, false, frame, offset);
+        }
+      } else if (!(top && key == "type")) {
+        const std::string f = folded(key);
+        const auto twin = std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded(d.key) == f; });
+        if (twin != declared.end()) {
+          each(check_kind::key_casing, [&](rule_state& s) {
+            report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));
+          });
+        } else if (report_undeclared) {
+          each(check_kind::undeclared_field, [&](rule_state& s) {
+            report(s.rule, frame, offset, "only the fields the catalog declares for " + std::string(type),
+                   "undeclared field " + excerpt(key));
+          });
+        }
+      }
+      path.pop_back();
+    }
+  }
+
+  // The value at type-less path keys of a frame (defaults do not count: the producer did not send them).
+  static std::optional<value_view> lookup(const event_view& ev, const std::vector<std::string>& keys) {
+    const field_view* top = ev.find(keys.front());
+    if (top == nullptr || top->defaulted) return std::nullopt;
+    std::optional<value_view> v = top->value;
+    for (std::size_t i = 1; i < keys.size() && v; ++i) v = v->member(keys[i]);
+    return v;
+  }
+
+  static std::string value_key(const value_view& v) {
+    return v.type() == json_type::string ? std::string(v.as_string()) : v.to_json().dump();
+  }
+
+  void block_checks(std::string_view block, std::size_t frame, std::uint64_t offset) {
+    if (block.empty()) return;
+    if (block.find('\r') != std::string_view::npos) {
+      each(check_kind::lf_line_ends, [&](rule_state& s) {
+        const bool crlf = block.find("\r\n") != std::string_view::npos;
+        report(s.rule, frame, offset, "lines ending in LF and a blank line \\n\\n",
+               std::string(crlf ? "CRLF" : "CR") + " line ends in " + excerpt(block));
+      });
+    }
+    const auto lines = lines_of(block);
+    for (const auto line : lines) {
+      if (line.empty()) break;
+      if (field_name(line) != "data") {
+        each(check_kind::data_only, [&](rule_state& s) {
+          report(s.rule, frame, offset, "a frame made of one data line", "the line " + excerpt(line));
+        });
+        break;
+      }
+    }
+    for (const auto line : lines) {
+      if (field_name(line) == "data" && !line.starts_with("data: ")) {
+        each(check_kind::data_space, [&](rule_state& s) {
+          report(s.rule, frame, offset, "a line starting with 'data: '", "the line " + excerpt(line));
+        });
+        break;
+      }
+    }
+  }
+
+  void on_frame(const event_view& ev, std::string_view block) {
+    const std::size_t frame = frames++;
+    const std::uint64_t offset = ev.offset;
+    const bool typed = ev.kind == event_kind::structured || ev.kind == event_kind::unknown;
+    const std::string_view type = typed ? ev.type : std::string_view();
+
+    block_checks(block, frame, offset);
+    if (ev.raw.find('\n') != std::string_view::npos) {
+      each(check_kind::single_data_line, [&](rule_state& s) {
+        report(s.rule, frame, offset, "data on one line", "data over several lines " + excerpt(ev.raw));
+      });
+    }
+    if (!typed) {
+      each(check_kind::json_object, [&](rule_state& s) {
+        report(s.rule, frame, offset, "a JSON object with a string type", describe(ev));
+      });
+      if (ev.kind == event_kind::plain_text && ev.json_object) {
+        each(check_kind::object_has_type, [&](rule_state& s) {
+          report(s.rule, frame, offset, "a string type member", describe(ev));
+        });
+      }
+    } else {
+      if (ev.kind == event_kind::unknown) {
+        each(check_kind::known_type, [&](rule_state& s) {
+          report(s.rule, frame, offset, "a type the catalog lists", "type " + excerpt(ev.type));
+        });
+      }
+      if (ev.duplicate_keys) {
+        each(check_kind::unique_keys, [&](rule_state& s) {
+          report(s.rule, frame, offset, "each key once", "a key given more than once in " + excerpt(ev.raw));
+        });
+      }
+      // Fields: the catalog entry, or for an unknown type the envelope (spec/DECISIONS.md, unknown-types).
+      const std::vector<field_spec>& declared = ev.spec != nullptr ? ev.spec->fields : dialect->envelope;
+      std::vector<std::pair<std::string_view, value_view>> members;
+      for (const auto& f : ev.fields) {
+        if (!f.defaulted) members.emplace_back(f.key, f.value);
+      }
+      std::vector<std::string> path;
+      check_object(members, declared, type, path, true, ev.spec != nullptr && !ev.spec->open, frame, offset);
+      each(check_kind::forbidden_field, [&](rule_state& s) {
+        for (const auto& p : s.rule->check.fields) {
+          if (p.type == type && lookup(ev, p.keys)) {
+            report(s.rule, frame, offset, "no " + path_text(p.keys) + " on " + p.type, p.to_string() + " present");
+          }
+        }
+      });
+    }
+    cross_frame(ev, type, frame, offset);
+    last_description = describe(ev);
+  }
+
+  void cross_frame(const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
+    for (auto& s : states) {
+      const check_spec& c = s.rule->check;
+      switch (c.kind) {
+        case check_kind::forbidden_type:
+          if (contains(c.types, type)) report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
+          break;
+        case check_kind::refers: {
+          for (const auto& from : c.fields) {
+            if (from.type != type) continue;
+            const auto v = lookup(ev, from.keys);
+            if (v && !s.values.contains(value_key(*v))) {
+              report(s.rule, frame, offset, from.to_string() + " naming an earlier " + c.to.to_string(),
+                     from.to_string() + " " + describe(*v) + " that no earlier " + c.to.type + " has");
+            }
+          }
+          if (c.to.type == type) {
+            if (const auto v = lookup(ev, c.to.keys)) s.values.insert(value_key(*v));
+          }
+          break;
+        }
+        case check_kind::unique_value: {
+          const field_path& p = c.fields.front();
+          if (p.type != type) break;
+          if (const auto v = lookup(ev, p.keys)) {
+            if (!s.values.insert(value_key(*v)).second) {
+              report(s.rule, frame, offset, "a " + p.to_string() + " not used before", p.to_string() + " " + describe(*v) + " again");
+            }
+          }
+          break;
+        }
+        case check_kind::constant_field: {
+          if (type.empty()) break;
+          const auto v = lookup(ev, {c.field});
+          if (!v) break;
+          const std::string key = value_key(*v);
+          if (!s.first_value) {
+            s.first_value = key;
+            s.first_frame = frame;
+          } else if (*s.first_value != key) {
+            report(s.rule, frame, offset, c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame),
+                   c.field + " " + describe(*v));
+          }
+          break;
+        }
+        case check_kind::increasing: {
+          if (type.empty()) break;
+          const auto v = lookup(ev, {c.field});
+          if (!v || v->type() != json_type::number) break;
+          if (s.last_number && !(v->as_number() > *s.last_number)) {
+            report(s.rule, frame, offset,
+                   c.field + " greater than " + nlohmann::json(*s.last_number).dump() + " (frame " +
+                       std::to_string(s.last_number_frame) + ")",
+                   c.field + " " + describe(*v));
+          }
+          s.last_number = v->as_number();
+          s.last_number_frame = frame;
+          break;
+        }
+        case check_kind::pair:
+        case check_kind::pair_closed: pair_step(s, ev, type, frame, offset); break;
+        case check_kind::first_frame:
+          if (frame == 0 && !contains(c.types, type)) {
+            report(s.rule, frame, offset, "a first frame of type " + list_text(c.types), describe(ev));
+          }
+          break;
+        case check_kind::last_frame:
+          if (s.triggered) {
+            report(s.rule, frame, offset, "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
+                   describe(ev));
+          } else if (contains(c.types, type)) {
+            s.triggered = true;
+            s.trigger = std::string(type);
+            s.trigger_frame = frame;
+          }
+          break;
+        case check_kind::at_most_once:
+          if (contains(c.types, type) && ++s.count > 1) {
+            report(s.rule, frame, offset, "at most one " + list_text(c.types) + " frame", describe(ev) + ", number " + std::to_string(s.count));
+          }
+          break;
+        case check_kind::followed_only_by:
+          if (s.triggered && !contains(c.allow, type)) {
+            report(s.rule, frame, offset,
+                   (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger + " of frame " +
+                       std::to_string(s.trigger_frame),
+                   describe(ev));
+          }
+          if (!s.triggered && contains(c.types, type)) {
+            s.triggered = true;
+            s.trigger = std::string(type);
+            s.trigger_frame = frame;
+          }
+          break;
+        default: break;
+      }
+    }
+  }
+
+  void pair_step(rule_state& s, const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
+    const check_spec& c = s.rule->check;
+    std::string key;  // frames without the key pair among themselves
+    if (!c.key.empty()) {
+      if (const auto v = lookup(ev, {c.key})) key = value_key(*v);
+    }
+    const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
+    if (type == c.open) {
+      s.open[key].push_back(open_item{frame, offset});
+      return;
+    }
+    const bool closes = contains(c.close, type);
+    const bool during = contains(c.during, type);
+    if (!closes && !during) return;
+    auto it = s.open.find(key);
+    const bool is_open = it != s.open.end() && !it->second.empty();
+    if (!is_open) {
+      if (c.kind == check_kind::pair) {
+        report(s.rule, frame, offset, "an open " + c.open + key_text + " before this " + std::string(type),
+               describe(ev) + " with none open");
+      }
+      return;
+    }
+    if (closes) {
+      it->second.pop_front();
+      if (it->second.empty()) s.open.erase(it);
+    }
+  }
+
+  void on_diagnostic(const diagnostic& d) {
+    if (d.code != diag::invalid_utf8 || utf8_reported_frame == frames) return;
+    utf8_reported_frame = frames;
+    each(check_kind::utf8, [&](rule_state& s) {
+      report(s.rule, frames, d.offset, "UTF-8 text", "bytes that are not UTF-8 in " + excerpt(d.detail));
+    });
+  }
+
+  void finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
+    // A frame cut off: the discarded tail holds a data line.
+    bool cut = false;
+    for (const auto line : lines_of(tail)) {
+      if (field_name(line) == "data") cut = true;
+    }
+    if (cut) {
+      each(check_kind::frame_terminated, [&](rule_state& s) {
+        report(s.rule, frames, tail_offset, "a blank line ending the frame", "the stream ends inside the frame " + excerpt(tail));
+      });
+    }
+    const std::string after = frames == 0 ? std::string("an empty stream") : "the stream ends after " + last_description;
+    for (auto& s : states) {
+      const check_spec& c = s.rule->check;
+      if (c.kind == check_kind::last_frame && !s.triggered) {
+        report(s.rule, frames, stream_size, "a final " + list_text(c.types) + " frame", after);
+      }
+      if (c.kind == check_kind::pair_closed) {
+        for (const auto& [key, items] : s.open) {
+          for (const auto& item : items) {
+            report(s.rule, item.frame, item.offset,
+                   list_text(c.close) + " for this " + c.open + (c.key.empty() ? "" : " (" + c.key + " " + excerpt(key) + ")") +
+                       " before the end of the stream",
+                   "still open at the end of the stream");
+          }
+        }
+      }
+    }
+  }
+};
+
+validator::validator(const dialect_spec& d) : impl_(std::make_unique<impl>(d)) {}
+validator::~validator() = default;
+validator::validator(validator&&) noexcept = default;
+validator& validator::operator=(validator&&) noexcept = default;
+
+void validator::on_frame(const event_view& ev, std::string_view block) { impl_->on_frame(ev, block); }
+void validator::on_diagnostic(const diagnostic& d) { impl_->on_diagnostic(d); }
+void validator::finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
+  impl_->finish(stream_size, tail_offset, tail);
+}
+const std::vector<finding>& validator::findings() const noexcept { return impl_->found; }
+std::size_t validator::frames() const noexcept { return impl_->frames; }
+
+std::string_view block_at(std::string_view stream, std::uint64_t offset) noexcept {
+  if (offset >= stream.size()) return {};
+  const std::size_t start = static_cast<std::size_t>(offset);
+  std::size_t p = start;
+  while (p < stream.size()) {
+    const std::size_t eol = stream.find_first_of("\r\n", p);
+    if (eol == std::string_view::npos) return stream.substr(start);
+    const bool blank = eol == p;
+    p = eol + 1;
+    if (stream[eol] == '\r' && p < stream.size() && stream[p] == '\n') ++p;
+    if (blank) break;
+  }
+  return stream.substr(start, p - start);
+}
+
+namespace {
+struct stream_checker {
+  decoder dec;
+  validator val;
+  std::string_view bytes;
+  std::optional<std::uint64_t> tail_offset;
+
+  action on_event(const sse::event_view& e) {
+    const event_view& ev = dec.decode(frame{e.data, e.type, e.last_event_id, e.offset});
+    val.on_frame(ev, block_at(bytes, e.offset));
+    return action::proceed;
+  }
+  void on_diagnostic(const diagnostic& d) {
+    val.on_diagnostic(d);
+    if (d.code == diag::discarded_at_eof) tail_offset = d.offset;
+  }
+};
+}  // namespace
+
+validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim) {
+  stream_checker checker{decoder(d), validator(d), bytes, std::nullopt};
+  parser<stream_checker> p(checker, lim);
+  const auto fed = p.feed(bytes);
+  validation_report report;
+  report.dialect = d.name;
+  if (is_fatal(fed.status)) {
+    report.wire_status = fed.status;
+    report.wire_error_offset = p.error_offset();
+  } else {
+    p.finish();
+  }
+  std::string_view tail;
+  if (checker.tail_offset && *checker.tail_offset < bytes.size()) tail = bytes.substr(static_cast<std::size_t>(*checker.tail_offset));
+  checker.val.finish(bytes.size(), checker.tail_offset.value_or(bytes.size()), tail);
+  report.frames = checker.val.frames();
+  report.findings = checker.val.findings();
+  for (const auto& f : report.findings) {
+    (f.rule->level == severity::must ? report.must : report.should) += 1;
+  }
+  return report;
+}
+
+}  // namespace sse::dialect

@@ -1,0 +1,151 @@
+// The loopback HTTP server and the streaming client against each other:
+// every way a stream can end is reported as what it is, within its bound.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "ssec/http_client.hpp"
+#include "ssec/http_server.hpp"
+
+using namespace std::chrono_literals;
+namespace http = ssec::http;
+
+namespace {
+
+http::stream_result fetch(const std::string& url, std::string& body, http::stream_request req = {}) {
+  req.url = url;
+  return http::stream(req, [&](std::string_view bytes, double) {
+    body.append(bytes);
+    return true;
+  });
+}
+
+const std::vector<std::pair<std::string, std::string>> sse_headers{{"Content-Type", "text/event-stream"},
+                                                                   {"Cache-Control", "no-cache"}};
+
+}  // namespace
+
+TEST(http, a_stream_arrives_whole_with_its_headers) {
+  http::server s([](const http::request& req, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: one\n\n");
+    std::this_thread::sleep_for(20ms);
+    res.write("data: " + req.query.at("x") + "\n\n");
+  });
+  ASSERT_TRUE(s.ok()) << s.error();
+  std::string body;
+  const auto r = fetch(s.base_url() + "/stream?x=a%20b", body);
+  EXPECT_EQ(r.end, http::stream_end::complete) << r.error;
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.headers.at("content-type"), "text/event-stream");
+  EXPECT_EQ(body, "data: one\n\ndata: a b\n\n");
+  EXPECT_GE(r.seconds_to_first_byte, 0);
+}
+
+TEST(http, a_post_body_and_headers_reach_the_handler) {
+  std::string seen_body, seen_auth;
+  http::server s([&](const http::request& req, http::response& res) {
+    seen_body = req.body;
+    seen_auth = req.header("authorization");
+    res.send(200, "text/event-stream", "data: ok\n\n");
+  });
+  http::stream_request req;
+  req.method = "POST";
+  req.body = R"({"prompt":"hi"})";
+  req.headers = {"Authorization: Bearer t0k", "Content-Type: application/json"};
+  std::string body;
+  const auto r = fetch(s.base_url() + "/run", body, req);
+  EXPECT_EQ(r.end, http::stream_end::complete) << r.error;
+  EXPECT_EQ(seen_body, req.body);
+  EXPECT_EQ(seen_auth, "Bearer t0k");
+}
+
+TEST(http, a_reset_mid_frame_is_reported_as_a_reset) {
+  http::server s([](const http::request&, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: complete\n\ndata: cut of");
+    std::this_thread::sleep_for(20ms);
+    res.reset_connection();
+  });
+  std::string body;
+  const auto r = fetch(s.base_url() + "/", body);
+  EXPECT_EQ(r.end, http::stream_end::reset) << r.error;
+  EXPECT_EQ(body.substr(0, 16), "data: complete\n\n");
+}
+
+TEST(http, a_stall_ends_in_the_idle_timeout) {
+  std::atomic<bool> done{false};
+  http::server s([&](const http::request&, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: first\n\n");
+    for (int i = 0; i < 500 && !done; ++i) std::this_thread::sleep_for(10ms);  // up to 5 s of silence
+  });
+  http::stream_request req;
+  req.idle_timeout_s = 1;
+  std::string body;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = fetch(s.base_url() + "/", body, req);
+  done = true;
+  EXPECT_EQ(r.end, http::stream_end::idle_timeout) << r.error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 4s);
+  EXPECT_EQ(body, "data: first\n\n");
+}
+
+TEST(http, an_endless_stream_stops_at_the_byte_limit) {
+  http::server s([&](const http::request&, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: ");
+    const std::string block(4096, 'a');
+    for (int i = 0; i < 10000 && res.write(block); ++i) {
+    }
+  });
+  http::stream_request req;
+  req.max_bytes = 100000;
+  std::string body;
+  const auto r = fetch(s.base_url() + "/", body, req);
+  EXPECT_EQ(r.end, http::stream_end::max_bytes) << r.error;
+  EXPECT_EQ(body.size(), 100000u);
+}
+
+TEST(http, the_caller_can_stop_reading) {
+  http::server s([&](const http::request&, http::response& res) {
+    res.start(200, sse_headers);
+    for (int i = 0; i < 100 && res.write("data: x\n\n"); ++i) std::this_thread::sleep_for(5ms);
+  });
+  http::stream_request req;
+  req.url = s.base_url() + "/";
+  int pieces = 0;
+  const auto r = http::stream(req, [&](std::string_view, double) { return ++pieces < 3; });
+  EXPECT_EQ(r.end, http::stream_end::stopped);
+  EXPECT_EQ(pieces, 3);
+}
+
+TEST(http, error_statuses_and_redirects_are_reported_not_followed) {
+  http::server s([&](const http::request& req, http::response& res) {
+    if (req.path == "/moved") {
+      res.start(302, {{"Location", "/elsewhere"}, {"Content-Length", "0"}});
+      return;
+    }
+    res.send(503, "application/json", R"({"error":"overloaded"})");
+  });
+  std::string body;
+  auto r = fetch(s.base_url() + "/down", body);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.headers.at("content-type"), "application/json");
+  body.clear();
+  r = fetch(s.base_url() + "/moved", body);
+  EXPECT_EQ(r.status, 302);
+  EXPECT_NE(r.redirect_url.find("/elsewhere"), std::string::npos);
+}
+
+TEST(http, a_closed_port_is_a_connect_error) {
+  std::uint16_t port;
+  {
+    http::server s([](const http::request&, http::response& res) { res.send(200, "text/plain", ""); });
+    port = s.port();
+  }
+  std::string body;
+  const auto r = fetch("http://127.0.0.1:" + std::to_string(port) + "/", body);
+  EXPECT_EQ(r.end, http::stream_end::connect_error) << r.error;
+}
