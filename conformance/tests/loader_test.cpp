@@ -64,7 +64,7 @@ TEST(loader, reads_a_valid_case) {
   EXPECT_EQ(c.verdict, conf::verdict::must);
   EXPECT_EQ(c.layer, conf::layer::wire);
   EXPECT_EQ(c.input, "data: a\r\ndata: b\r\n\r\n");
-  EXPECT_EQ(c.written_chunks, (std::vector<std::size_t>{8, 13}));
+  EXPECT_EQ(c.written_chunks, (std::vector<std::size_t>{8, 12}));
   ASSERT_EQ(c.events.size(), 1u);
   EXPECT_EQ(std::get<conf::log_event>(c.events[0]).event, sse::event("message", "a\nb", ""));
   EXPECT_EQ(c.event_lines, std::vector<std::size_t>{9});

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "sse/chunking.hpp"
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"

@@ -778,6 +778,31 @@ TEST(Reset, DiscardsThePendingLineEventAndTypeOfTheOldStream) {
   }
 }
 
+// "When a stream is parsed, a data buffer, an event type buffer, and a last
+// event ID buffer must be associated with it. They must be initialized to the
+// empty string": the id string survives reset() (it is what a reconnect sends
+// as Last-Event-ID), but the new stream's first dispatch without an id field
+// commits the empty buffer (spec/DECISIONS.md, reset-id-buffer).
+TEST(Reset, TheNewStreamsIdBufferStartsEmpty) {
+  const std::string first = "id: 7\ndata: a\n\n";
+  const std::string second = "data: b\n\nid: 9\ndata: c\n\n";
+  for (const auto& kind : chunking_kinds()) {
+    SCOPED_TRACE("chunking: " + kind.name);
+    outcome got;
+    const run_options opt;
+    sse_test::recording_visitor visitor(got, opt);
+    sse::parser<sse_test::recording_visitor> p(visitor);
+    EXPECT_EQ(feed_chunks(p, kind.cut(first, kind.seed)), errc::ok);
+    EXPECT_EQ(p.finish(), errc::ok);
+    p.reset();
+    EXPECT_EQ(p.last_event_id(), "7");
+    EXPECT_EQ(feed_chunks(p, kind.cut(second, kind.seed)), errc::ok);
+    EXPECT_EQ(p.finish(), errc::ok);
+    EXPECT_EQ(got.events, (std::vector<event_record>{message("a", 0, "7"), message("b", 0, ""), message("c", 9, "9")}));
+    EXPECT_EQ(p.last_event_id(), "9");
+  }
+}
+
 TEST(Reset, RecoversFromAbortAndFromFinished) {
   outcome got;
   run_options opt;

@@ -38,7 +38,7 @@ bool is_anchor(std::string_view s) {
   return std::regex_match(s.begin(), s.end(), re);
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 std::string joined(std::span<const std::string_view> items) {
   std::string out;
@@ -109,12 +109,12 @@ class file_reader {
       }
       std::string key = it->first.Scalar();
       if (const entry* first = out.find(key)) {
-        error(it->first, "duplicate key " + quoted(key) + " in " + std::string(what) + " (first at line " +
+        error(it->first, "duplicate key " + in_quotes(key) + " in " + std::string(what) + " (first at line " +
                              std::to_string(where(first->key_node).line) + ")");
         continue;
       }
       if (std::find(names.begin(), names.end(), key) == names.end()) {
-        error(it->first, "unknown key " + quoted(key) + " in " + std::string(what) + " (expected one of: " +
+        error(it->first, "unknown key " + in_quotes(key) + " in " + std::string(what) + " (expected one of: " +
                              joined(names) + ")");
         continue;
       }
@@ -124,7 +124,7 @@ class file_reader {
   }
 
   void missing(const map_view& m, std::string_view key, std::string_view what) {
-    error(m.node, "missing required key " + quoted(key) + " in " + std::string(what));
+    error(m.node, "missing required key " + in_quotes(key) + " in " + std::string(what));
   }
 
   // A non-empty string scalar.
@@ -135,11 +135,11 @@ class file_reader {
       return std::nullopt;
     }
     if (!e->value.IsScalar()) {
-      error(*e, quoted(key) + " of " + std::string(what) + " must be a string");
+      error(*e, in_quotes(key) + " of " + std::string(what) + " must be a string");
       return std::nullopt;
     }
     if (e->value.Scalar().empty()) {
-      error(*e, quoted(key) + " of " + std::string(what) + " must not be empty");
+      error(*e, in_quotes(key) + " of " + std::string(what) + " must not be empty");
       return std::nullopt;
     }
     return e->value.Scalar();
@@ -156,7 +156,7 @@ class file_reader {
       if (e->value.Scalar() == "true") return true;
       if (e->value.Scalar() == "false") return false;
     }
-    error(*e, quoted(key) + " of " + std::string(what) + " must be true or false");
+    error(*e, in_quotes(key) + " of " + std::string(what) + " must be true or false");
     return std::nullopt;
   }
 
@@ -172,7 +172,7 @@ class file_reader {
       const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
       if (ec == std::errc() && end == s.data() + s.size()) return v;
     }
-    error(*e, quoted(key) + " of " + std::string(what) + " must be an integer");
+    error(*e, in_quotes(key) + " of " + std::string(what) + " must be an integer");
     return std::nullopt;
   }
 
@@ -190,20 +190,20 @@ class file_reader {
       return out;
     }
     if (!e->value.IsSequence()) {
-      error(*e, quoted(key) + " of " + std::string(what) + " must be a list of strings");
+      error(*e, in_quotes(key) + " of " + std::string(what) + " must be a list of strings");
       return std::nullopt;
     }
     bool ok = true;
     for (const auto& item : e->value) {
       if (!item.IsScalar() || item.Scalar().empty()) {
-        error(item, quoted(key) + " of " + std::string(what) + " must hold non-empty strings");
+        error(item, in_quotes(key) + " of " + std::string(what) + " must hold non-empty strings");
         ok = false;
         continue;
       }
       out.push_back(item.Scalar());
     }
     if (ok && out.empty() && !may_be_empty) {
-      error(*e, quoted(key) + " of " + std::string(what) + " must not be empty");
+      error(*e, in_quotes(key) + " of " + std::string(what) + " must not be empty");
       return std::nullopt;
     }
     if (!ok) return std::nullopt;
@@ -217,14 +217,14 @@ class file_reader {
       const entry* e = m.find("source");
       for (auto& s : *sources) {
         if (!valid_source(s)) {
-          error(*e, "source " + quoted(s) + " of " + std::string(what) + " must be " + document +
+          error(*e, "source " + in_quotes(s) + " of " + std::string(what) + " must be " + document +
                         ":<line> or an https:// URL");
         }
       }
       t.sources = std::move(*sources);
     }
     if (auto d = text(m, "decision", what, false)) {
-      if (!is_anchor(*d)) error(*m.find("decision"), "decision " + quoted(*d) + " must be a DECISIONS.md anchor like 'done-in-chat'");
+      if (!is_anchor(*d)) error(*m.find("decision"), "decision " + in_quotes(*d) + " must be a DECISIONS.md anchor like 'done-in-chat'");
       t.decision = std::move(*d);
     }
     if (!optional && t.sources.empty() && t.decision.empty() && m.find("source") == nullptr &&
@@ -304,7 +304,7 @@ std::optional<type_set> parse_types(file_reader& r, const entry& e, std::string_
                                            [&](const auto& p) { return p.first == item.Scalar(); })
                             : std::end(names);
     if (found == std::end(names)) {
-      r.error(item, "unknown type " + quoted(item.IsScalar() ? item.Scalar() : "?") + " of " + std::string(what) +
+      r.error(item, "unknown type " + in_quotes(item.IsScalar() ? item.Scalar() : "?") + " of " + std::string(what) +
                         " (expected string, number, integer, boolean, object, array, null or any)");
       return std::nullopt;
     }
@@ -338,7 +338,7 @@ bool parse_fields(file_reader& r, const YAML::Node& list, std::string_view owner
       continue;
     }
     if (const auto it = seen.find(f->key); it != seen.end()) {
-      r.error(f->where, "duplicate field " + quoted(f->key) + " in " + std::string(owner) + " (first at line " +
+      r.error(f->where, "duplicate field " + in_quotes(f->key) + " in " + std::string(owner) + " (first at line " +
                             std::to_string(it->second) + ")");
       ok = false;
       continue;
@@ -362,7 +362,7 @@ std::optional<field_spec> parse_field(file_reader& r, const YAML::Node& n, std::
   const auto key = r.text(*m, "key", "field", true);
   if (!key) return std::nullopt;
   f.key = *key;
-  const std::string what = "field " + quoted(f.key) + " of " + std::string(owner);
+  const std::string what = "field " + in_quotes(f.key) + " of " + std::string(owner);
   bool ok = true;
   if (f.key == "type") {
     r.error(n, "field 'type' of " + std::string(owner) + " is the event discriminator and is not declared as a field");
@@ -410,7 +410,7 @@ std::optional<frame_shape_spec> parse_shape(file_reader& r, const YAML::Node& n,
   if (!m) return std::nullopt;
   frame_shape_spec s;
   s.where = r.where(n);
-  const std::string what = "frame shape of dialect " + quoted(dialect);
+  const std::string what = "frame shape of dialect " + in_quotes(dialect);
   const auto name = r.text(*m, "shape", what, true);
   bool ok = name.has_value();
   if (name) {
@@ -418,7 +418,7 @@ std::optional<frame_shape_spec> parse_shape(file_reader& r, const YAML::Node& n,
     else if (*name == "plain_text") s.kind = shape::plain_text;
     else if (*name == "error") s.kind = shape::error;
     else {
-      r.error(*m->find("shape"), "unknown shape " + quoted(*name) + " (expected structured, plain_text or error)");
+      r.error(*m->find("shape"), "unknown shape " + in_quotes(*name) + " (expected structured, plain_text or error)");
       ok = false;
     }
   }
@@ -446,10 +446,10 @@ std::optional<event_spec> parse_event(file_reader& r, const YAML::Node& n, std::
   if (!m) return std::nullopt;
   event_spec ev;
   ev.where = r.where(n);
-  const auto type = r.text(*m, "type", "event of dialect " + quoted(dialect), true);
+  const auto type = r.text(*m, "type", "event of dialect " + in_quotes(dialect), true);
   if (!type) return std::nullopt;
   ev.type = *type;
-  const std::string what = "event " + quoted(ev.type);
+  const std::string what = "event " + in_quotes(ev.type);
   bool ok = true;
   if (auto p = r.text(*m, "purpose", what, true)) ev.purpose = *p;
   else ok = false;
@@ -485,7 +485,7 @@ std::optional<difference_spec> parse_difference(file_reader& r, const YAML::Node
   bool ok = true;
   if (auto a = r.text(*m, "aspect", "difference", true)) d.aspect = *a;
   else ok = false;
-  const std::string what = "difference " + quoted(d.aspect);
+  const std::string what = "difference " + in_quotes(d.aspect);
   if (auto b = r.text(*m, "base", what, true)) d.base = *b;
   else ok = false;
   if (auto p = r.text(*m, "profile", what, true)) d.profile = *p;
@@ -512,7 +512,7 @@ std::optional<field_path> parse_path(file_reader& r, const entry& at, const std:
     start = dot + 1;
   }
   if (parts.size() < 2 || std::any_of(parts.begin(), parts.end(), [](const auto& s) { return s.empty(); })) {
-    r.error(at, "field path " + quoted(text) + " must be type.field (or *.field)");
+    r.error(at, "field path " + in_quotes(text) + " must be type.field (or *.field)");
     return std::nullopt;
   }
   p.type = parts[0];
@@ -557,7 +557,7 @@ const check_grammar check_grammars[] = {
 };
 
 std::optional<check_spec> parse_check(file_reader& r, const entry& at, const std::string& rule) {
-  const std::string what = "check of rule " + quoted(rule);
+  const std::string what = "check of rule " + in_quotes(rule);
   if (!at.value.IsMap()) {
     r.error(at, what + " must be a mapping with a 'kind'");
     return std::nullopt;
@@ -572,7 +572,7 @@ std::optional<check_spec> parse_check(file_reader& r, const entry& at, const std
   if (g == std::end(check_grammars)) {
     std::vector<std::string_view> names;
     for (const auto& c : check_grammars) names.push_back(c.name);
-    r.error(kind_node, "unknown check kind " + quoted(kind_node.Scalar()) + " (expected one of: " + joined(names) + ")");
+    r.error(kind_node, "unknown check kind " + in_quotes(kind_node.Scalar()) + " (expected one of: " + joined(names) + ")");
     return std::nullopt;
   }
   std::vector<std::string_view> allowed{"kind"};
@@ -583,12 +583,12 @@ std::optional<check_spec> parse_check(file_reader& r, const entry& at, const std
   for (auto it = at.value.begin(); it != at.value.end(); ++it) {
     const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
     if (m.find(key) != nullptr) {
-      r.error(it->first, "duplicate key " + quoted(key) + " in " + what);
+      r.error(it->first, "duplicate key " + in_quotes(key) + " in " + what);
       ok = false;
       continue;
     }
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      r.error(it->first, "unknown key " + quoted(key) + " for check kind " + std::string(g->name) +
+      r.error(it->first, "unknown key " + in_quotes(key) + " for check kind " + std::string(g->name) +
                              (allowed.size() > 1 ? " (expected: " + joined(allowed) + ")" : " (it takes no parameters)"));
       ok = false;
       continue;
@@ -681,17 +681,17 @@ std::optional<rule_spec> parse_rule(file_reader& r, const YAML::Node& n) {
   const auto id = r.text(*m, "id", "rule", true);
   if (!id) return std::nullopt;
   rule.id = *id;
-  const std::string what = "rule " + quoted(rule.id);
+  const std::string what = "rule " + in_quotes(rule.id);
   bool ok = true;
   if (!is_rule_id(rule.id)) {
-    r.error(*m->find("id"), "rule id " + quoted(rule.id) + " must look like AGENT-DONE-LAST (A-Z, 0-9, dashes)");
+    r.error(*m->find("id"), "rule id " + in_quotes(rule.id) + " must look like AGENT-DONE-LAST (A-Z, 0-9, dashes)");
     ok = false;
   }
   if (auto s = r.text(*m, "severity", what, true)) {
     if (*s == "must") rule.level = severity::must;
     else if (*s == "should") rule.level = severity::should;
     else {
-      r.error(*m->find("severity"), "severity of " + what + " must be must or should, got " + quoted(*s));
+      r.error(*m->find("severity"), "severity of " + what + " must be must or should, got " + in_quotes(*s));
       ok = false;
     }
   } else {
@@ -732,10 +732,10 @@ std::optional<raw_dialect> parse_dialect(file_reader& r, const YAML::Node& n) {
   const auto name = r.text(*m, "name", "dialect", true);
   if (!name) return std::nullopt;
   d.name = *name;
-  const std::string what = "dialect " + quoted(d.name);
+  const std::string what = "dialect " + in_quotes(d.name);
   bool ok = true;
   if (!is_identifier(d.name)) {
-    r.error(*m->find("name"), "dialect name " + quoted(d.name) + " must match [a-z][a-z0-9_]*");
+    r.error(*m->find("name"), "dialect name " + in_quotes(d.name) + " must match [a-z][a-z0-9_]*");
     ok = false;
   }
   if (auto p = r.text(*m, "purpose", what, true)) d.purpose = *p;
@@ -772,7 +772,7 @@ std::optional<raw_dialect> parse_dialect(file_reader& r, const YAML::Node& n) {
           continue;
         }
         if (const auto it = seen.find(s->kind); it != seen.end()) {
-          r.error(s->where, "duplicate frame shape " + quoted(to_string(s->kind)) + " in " + what + " (first at line " +
+          r.error(s->where, "duplicate frame shape " + in_quotes(to_string(s->kind)) + " in " + what + " (first at line " +
                                 std::to_string(it->second) + ")");
           ok = false;
           continue;
@@ -818,7 +818,7 @@ std::optional<raw_dialect> parse_dialect(file_reader& r, const YAML::Node& n) {
         const auto dup = std::find_if(d.events.begin(), d.events.end(),
                                       [&](const event_spec& x) { return x.type == ev->type; });
         if (dup != d.events.end()) {
-          r.error(ev->where, "duplicate event type " + quoted(ev->type) + " in " + what + " (first at line " +
+          r.error(ev->where, "duplicate event type " + in_quotes(ev->type) + " in " + what + " (first at line " +
                                  std::to_string(dup->where.line) + ")");
           ok = false;
           continue;
@@ -904,7 +904,7 @@ class catalog_builder {
       return;
     }
     if (auto v = r.text(*m, "catalog_version", "catalog", true)) {
-      if (!is_semver(*v)) r.error(*m->find("catalog_version"), "catalog_version " + quoted(*v) + " must be a semantic version like 1.2.0");
+      if (!is_semver(*v)) r.error(*m->find("catalog_version"), "catalog_version " + in_quotes(*v) + " must be a semantic version like 1.2.0");
       info.catalog_version = *v;
     }
     if (auto d = r.text(*m, "document", "catalog", true)) {
@@ -949,7 +949,7 @@ class catalog_builder {
     for (std::size_t i = 0; i < raw_.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j) {
         if (raw_[i].spec->name == raw_[j].spec->name) {
-          raw_[i].reader->error(raw_[i].spec->where, "duplicate dialect " + quoted(raw_[i].spec->name) + " (first at " +
+          raw_[i].reader->error(raw_[i].spec->where, "duplicate dialect " + in_quotes(raw_[i].spec->name) + " (first at " +
                                                          raw_[j].spec->where.to_string() + ")");
         }
       }
@@ -961,9 +961,9 @@ class catalog_builder {
       if (d.frames_from.empty()) continue;
       const raw_dialect* from = find_raw(d.frames_from);
       if (from == nullptr) {
-        raw.reader->error(d.where, "dialect " + quoted(d.name) + ": frames_from names unknown dialect " + quoted(d.frames_from));
+        raw.reader->error(d.where, "dialect " + in_quotes(d.name) + ": frames_from names unknown dialect " + in_quotes(d.frames_from));
       } else if (!from->has_own_shapes) {
-        raw.reader->error(d.where, "dialect " + quoted(d.name) + ": frames_from " + quoted(d.frames_from) +
+        raw.reader->error(d.where, "dialect " + in_quotes(d.name) + ": frames_from " + in_quotes(d.frames_from) +
                                        " must name a dialect with its own frame_shapes");
       } else {
         d.shapes = from->spec->shapes;
@@ -974,11 +974,11 @@ class catalog_builder {
       if (d.profile_of.empty()) continue;
       const raw_dialect* base = find_raw(d.profile_of);
       if (base == nullptr) {
-        raw.reader->error(d.where, "dialect " + quoted(d.name) + ": profile_of names unknown dialect " + quoted(d.profile_of));
+        raw.reader->error(d.where, "dialect " + in_quotes(d.name) + ": profile_of names unknown dialect " + in_quotes(d.profile_of));
         continue;
       }
       if (!base->spec->profile_of.empty()) {
-        raw.reader->error(d.where, "dialect " + quoted(d.name) + ": its base " + quoted(d.profile_of) +
+        raw.reader->error(d.where, "dialect " + in_quotes(d.name) + ": its base " + in_quotes(d.profile_of) +
                                        " is itself a profile; profile the base dialect directly");
         continue;
       }
@@ -1004,13 +1004,13 @@ class catalog_builder {
     for (const auto& diff : d.differences) {
       for (const auto& type : diff.events) {
         if (std::none_of(d.events.begin(), d.events.end(), [&](const event_spec& e) { return e.type == type; })) {
-          r.error(diff.where, "difference " + quoted(diff.aspect) + " names event type " + quoted(type) +
-                                  " that " + quoted(d.profile_of) + " does not have");
+          r.error(diff.where, "difference " + in_quotes(diff.aspect) + " names event type " + in_quotes(type) +
+                                  " that " + in_quotes(d.profile_of) + " does not have");
         }
       }
       if (!diff.error_wire_event.empty()) {
         if (!d.has_shape(shape::error)) {
-          r.error(diff.where, "difference " + quoted(diff.aspect) + " sets error_wire_event but " + quoted(d.profile_of) +
+          r.error(diff.where, "difference " + in_quotes(diff.aspect) + " sets error_wire_event but " + in_quotes(d.profile_of) +
                                   " has no error frame shape");
         }
         d.error_wire_event = diff.error_wire_event;
@@ -1027,7 +1027,7 @@ class catalog_builder {
           }
         }
         if (target == nullptr || !target->default_value) {
-          r.error(diff.where, "no_default " + quoted(path) + " must name a field of " + quoted(d.profile_of) +
+          r.error(diff.where, "no_default " + in_quotes(path) + " must name a field of " + in_quotes(d.profile_of) +
                                   " that has a default");
           continue;
         }
@@ -1066,14 +1066,14 @@ class catalog_builder {
       rule_spec& rule = *cat.rules_[i];
       file_reader& r = *rule_files_[i];
       if (const auto it = ids.find(rule.id); it != ids.end()) {
-        r.error(rule.where, "duplicate rule id " + quoted(rule.id) + " (first at " + it->second->where.to_string() + ")");
+        r.error(rule.where, "duplicate rule id " + in_quotes(rule.id) + " (first at " + it->second->where.to_string() + ")");
         continue;
       }
       ids.emplace(rule.id, &rule);
       for (const auto& name : rule.dialects) {
         const dialect_spec* d = cat.dialect(name);
         if (d == nullptr) {
-          r.error(rule.where, "rule " + quoted(rule.id) + " names unknown dialect " + quoted(name));
+          r.error(rule.where, "rule " + in_quotes(rule.id) + " names unknown dialect " + in_quotes(name));
           continue;
         }
         check_references(r, rule, *d);
@@ -1088,7 +1088,7 @@ class catalog_builder {
       for (const rule_spec* rule : d->rules) {
         if (rule->check.kind != check_kind::field_required || !rule->check.fields.empty()) continue;
         if (fallback != nullptr) {
-          errors_.push_back(load_error{rule->where, "dialect " + quoted(d->name) + " has two field_required rules without 'fields' (" +
+          errors_.push_back(load_error{rule->where, "dialect " + in_quotes(d->name) + " has two field_required rules without 'fields' (" +
                                                         fallback->id + " and " + rule->id + ")"});
         }
         fallback = rule;
@@ -1097,14 +1097,14 @@ class catalog_builder {
   }
 
   void check_references(file_reader& r, const rule_spec& rule, const dialect_spec& d) {
-    const std::string in = " in dialect " + quoted(d.name);
+    const std::string in = " in dialect " + in_quotes(d.name);
     const auto type_exists = [&](const std::string& type) {
-      if (d.event(type) == nullptr) r.error(rule.where, "rule " + quoted(rule.id) + " names event type " + quoted(type) + " unknown" + in);
+      if (d.event(type) == nullptr) r.error(rule.where, "rule " + in_quotes(rule.id) + " names event type " + in_quotes(type) + " unknown" + in);
     };
     const auto declared = [&](const field_path& p) {
       if (p.type != "*") type_exists(p.type);
       if ((p.type == "*" || d.event(p.type) != nullptr) && !declares(d, p)) {
-        r.error(rule.where, "rule " + quoted(rule.id) + " names field " + quoted(p.to_string()) + " not declared" + in);
+        r.error(rule.where, "rule " + in_quotes(rule.id) + " names field " + in_quotes(p.to_string()) + " not declared" + in);
       }
     };
     const check_spec& c = rule.check;
@@ -1115,12 +1115,12 @@ class catalog_builder {
       case check_kind::forbidden_field:
         for (const auto& p : c.fields) {
           if (p.type == "*") {
-            r.error(rule.where, "rule " + quoted(rule.id) + ": forbidden_field needs a type, not '*'");
+            r.error(rule.where, "rule " + in_quotes(rule.id) + ": forbidden_field needs a type, not '*'");
             continue;
           }
           type_exists(p.type);
           if (d.event(p.type) != nullptr && declares(d, p)) {
-            r.error(rule.where, "rule " + quoted(rule.id) + " forbids " + quoted(p.to_string()) + ", which the catalog declares" + in);
+            r.error(rule.where, "rule " + in_quotes(rule.id) + " forbids " + in_quotes(p.to_string()) + ", which the catalog declares" + in);
           }
         }
         break;
@@ -1131,7 +1131,7 @@ class catalog_builder {
         break;
       case check_kind::constant_field:
       case check_kind::increasing:
-        if (!declares_key(d, c.field)) r.error(rule.where, "rule " + quoted(rule.id) + " names field " + quoted(c.field) + " not declared" + in);
+        if (!declares_key(d, c.field)) r.error(rule.where, "rule " + in_quotes(rule.id) + " names field " + in_quotes(c.field) + " not declared" + in);
         break;
       case check_kind::pair:
       case check_kind::pair_closed:
@@ -1139,7 +1139,7 @@ class catalog_builder {
         for (const auto& t : c.close) type_exists(t);
         for (const auto& t : c.during) type_exists(t);
         if (!c.key.empty() && d.event(c.open) != nullptr && d.event(c.open)->field(c.key) == nullptr) {
-          r.error(rule.where, "rule " + quoted(rule.id) + ": key " + quoted(c.key) + " is not a field of " + quoted(c.open) + in);
+          r.error(rule.where, "rule " + in_quotes(rule.id) + ": key " + in_quotes(c.key) + " is not a field of " + in_quotes(c.open) + in);
         }
         break;
       case check_kind::forbidden_type:

@@ -28,6 +28,14 @@ constexpr std::size_t max_depth = 1024;
 
 bool integral(double d) noexcept { return std::isfinite(d) && std::floor(d) == d; }
 
+// The scalar an element holds (its type is already known), or T{}.
+template <class T>
+T scalar(element e) noexcept {
+  T v{};
+  if (e.get(v) != simdjson::SUCCESS) return T{};
+  return v;
+}
+
 // JSON whitespace, as RFC 8259 defines it.
 bool json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -71,31 +79,11 @@ nlohmann::json convert(element e) {
       }
       return out;
     }
-    case simdjson::dom::element_type::INT64: {
-      std::int64_t v = 0;
-      (void)e.get(v);
-      return v;
-    }
-    case simdjson::dom::element_type::UINT64: {
-      std::uint64_t v = 0;
-      (void)e.get(v);
-      return v;
-    }
-    case simdjson::dom::element_type::DOUBLE: {
-      double v = 0;
-      (void)e.get(v);
-      return v;
-    }
-    case simdjson::dom::element_type::STRING: {
-      std::string_view v;
-      (void)e.get(v);
-      return std::string(v);
-    }
-    case simdjson::dom::element_type::BOOL: {
-      bool v = false;
-      (void)e.get(v);
-      return v;
-    }
+    case simdjson::dom::element_type::INT64: return scalar<std::int64_t>(e);
+    case simdjson::dom::element_type::UINT64: return scalar<std::uint64_t>(e);
+    case simdjson::dom::element_type::DOUBLE: return scalar<double>(e);
+    case simdjson::dom::element_type::STRING: return std::string(scalar<std::string_view>(e));
+    case simdjson::dom::element_type::BOOL: return scalar<bool>(e);
     case simdjson::dom::element_type::NULL_VALUE: return nullptr;
   }
   return nullptr;
@@ -113,31 +101,25 @@ struct value_access {
       case simdjson::dom::element_type::ARRAY: v.type_ = json_type::array; break;
       case simdjson::dom::element_type::OBJECT: v.type_ = json_type::object; break;
       case simdjson::dom::element_type::INT64: {
-        std::int64_t i = 0;
-        (void)e.get(i);
         v.type_ = json_type::number;
-        v.number_ = static_cast<double>(i);
+        v.number_ = static_cast<double>(scalar<std::int64_t>(e));
         v.integral_ = true;
         break;
       }
       case simdjson::dom::element_type::UINT64: {
-        std::uint64_t u = 0;
-        (void)e.get(u);
         v.type_ = json_type::number;
-        v.number_ = static_cast<double>(u);
+        v.number_ = static_cast<double>(scalar<std::uint64_t>(e));
         v.integral_ = true;
         break;
       }
       case simdjson::dom::element_type::DOUBLE: {
-        double d = 0;
-        (void)e.get(d);
         v.type_ = json_type::number;
-        v.number_ = d;
-        v.integral_ = integral(d);
+        v.number_ = scalar<double>(e);
+        v.integral_ = integral(v.number_);
         break;
       }
-      case simdjson::dom::element_type::STRING: v.type_ = json_type::string; (void)e.get(v.string_); break;
-      case simdjson::dom::element_type::BOOL: v.type_ = json_type::boolean; (void)e.get(v.boolean_); break;
+      case simdjson::dom::element_type::STRING: v.type_ = json_type::string; v.string_ = scalar<std::string_view>(e); break;
+      case simdjson::dom::element_type::BOOL: v.type_ = json_type::boolean; v.boolean_ = scalar<bool>(e); break;
       case simdjson::dom::element_type::NULL_VALUE: v.type_ = json_type::null; break;
     }
     return v;
@@ -275,7 +257,7 @@ struct decoder::impl {
       for (const auto m : obj) members.emplace_back(m.key, value_access::of(m.value));
       return true;
     }
-    if (err != simdjson::NUMBER_ERROR && err != simdjson::BIGINT_ERROR) return false;
+    if (err != simdjson::NUMBER_ERROR) return false;
     // A number simdjson will not hold (more than 64 bits): JSON all the same.
     if (nesting(data) > max_depth) return false;
     fallback = nlohmann::json::parse(data, nullptr, false);

@@ -145,7 +145,10 @@ nlohmann::ordered_json to_json(const finding& f) {
 
 struct validator::impl {
   explicit impl(const dialect_spec& d) : dialect(&d) {
-    for (const rule_spec* r : d.rules) states.push_back(rule_state{r});
+    for (const rule_spec* r : d.rules) {
+      states.emplace_back();
+      states.back().rule = r;
+    }
   }
 
   const dialect_spec* dialect;
@@ -159,9 +162,6 @@ struct validator::impl {
     found.push_back(finding{rule, frame, offset, std::move(expected), std::move(seen)});
   }
 
-  bool has(check_kind k) const {
-    return std::any_of(states.begin(), states.end(), [&](const rule_state& s) { return s.rule->check.kind == k; });
-  }
   template <class F>
   void each(check_kind k, F&& f) {
     for (auto& s : states) {
@@ -185,6 +185,16 @@ struct validator::impl {
       }
     }
     return exact != nullptr ? exact : any_type != nullptr ? any_type : fallback;
+  }
+
+  // A field a forbidden_field rule names is reported by that rule only.
+  bool forbidden(std::string_view type, std::string_view key) const {
+    return std::any_of(states.begin(), states.end(), [&](const rule_state& s) {
+      if (s.rule->check.kind != check_kind::forbidden_field) return false;
+      return std::any_of(s.rule->check.fields.begin(), s.rule->check.fields.end(), [&](const field_path& p) {
+        return p.type == type && p.keys.size() == 1 && p.keys.front() == key;
+      });
+    });
   }
 
   static std::string path_text(const std::vector<std::string>& path) {
@@ -231,7 +241,7 @@ struct validator::impl {
           each(check_kind::key_casing, [&](rule_state& s) {
             report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));
           });
-        } else if (report_undeclared) {
+        } else if (report_undeclared && !forbidden(type, key)) {
           each(check_kind::undeclared_field, [&](rule_state& s) {
             report(s.rule, frame, offset, "only the fields the catalog declares for " + std::string(type),
                    "undeclared field " + excerpt(key));

@@ -94,7 +94,12 @@ class parser {
   /// returns. Returns the bytes consumed and errc::ok, errc::paused (resume by
   /// feeding chunk.substr(consumed)), or a fatal code (line_too_long,
   /// event_too_large, aborted, finished) that every later call repeats until
-  /// reset(); error_offset() says where it struck.
+  /// reset(), consuming nothing. error_offset() says where it struck, the
+  /// same whatever the chunking: line_too_long at the line's start +
+  /// limits::max_line (consumed then stops at that byte, or at the chunk's
+  /// end if the byte lies beyond it); event_too_large at the start of the data
+  /// line that overflowed; aborted at the start of the aborted event's block
+  /// (consumed includes the dispatching line).
   feed_result feed(std::string_view chunk);
 
   /// Ends the stream: an unterminated line and an undispatched event are
@@ -104,7 +109,11 @@ class parser {
 
   /// Starts a new stream on the same parser (a reconnect): buffers, BOM state,
   /// offsets and any fatal error are cleared; the last event ID string and
-  /// the reconnection time are kept, as an EventSource keeps them.
+  /// the reconnection time are kept, as an EventSource keeps them (send the
+  /// former as Last-Event-ID). The new stream's last event ID buffer starts
+  /// empty, as the rules say of every parsed stream, so its first dispatch
+  /// without an `id` field sets the string to "" (spec/DECISIONS.md,
+  /// reset-id-buffer).
   void reset() noexcept;
 
   /// The last event ID string: the id committed by the latest blank line.
@@ -308,8 +317,8 @@ void parser<Visitor>::reset() noexcept {
   data_.clear();
   data_size_ = 0;
   event_type_.clear();
-  id_buffer_ = last_event_id_;
-  id_dirty_ = false;
+  id_buffer_.clear();
+  id_dirty_ = !last_event_id_.empty();
   block_offset_ = 0;
   block_started_ = false;
   offset_ = 0;

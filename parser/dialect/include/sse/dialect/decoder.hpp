@@ -34,6 +34,11 @@ struct frame {
   std::string_view event_type = "message"; ///< The SSE event type.
   std::string_view last_event_id;          ///< The last event ID string at dispatch.
   std::uint64_t offset = 0;                ///< Stream offset of the event's block.
+
+  frame() = default;
+  frame(std::string_view data_, std::string_view event_type_ = "message", std::string_view last_event_id_ = {},
+        std::uint64_t offset_ = 0) noexcept
+      : data(data_), event_type(event_type_), last_event_id(last_event_id_), offset(offset_) {}
 };
 
 /// What a frame turned out to be.
