@@ -12,6 +12,7 @@
 #include "ssec/adapter_protocol.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
+#include "text_helpers.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -271,8 +272,7 @@ bool load_input_item(file_context& ctx, const YAML::Node& item, std::string& chu
       return false;
     }
     chunk.clear();
-    chunk.reserve(unit.size() * *times);
-    for (std::uint64_t i = 0; i < *times; ++i) chunk += unit;
+    append_repeated(chunk, unit, *times);
     return true;
   }
   ctx.error(item, "an `input` chunk map is {hex: ...}, {base64: ...} or {repeat: \"...\", times: N}");

@@ -5,7 +5,7 @@
 #include <array>
 #include <charconv>
 
-#include "utf8_text.hpp"
+#include "text_helpers.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -103,7 +103,7 @@ class line_reader {
       if (!piece.empty() && times > (max_value_bytes - out.size()) / piece.size()) {
         return fail("value longer than 256 MiB");
       }
-      for (std::uint64_t i = 0; i < times; ++i) out += piece;
+      append_repeated(out, piece, times);
       const std::size_t save = pos_;
       skip_spaces();
       if (pos_ < line_.size() && line_[pos_] == '+') {

@@ -7,6 +7,13 @@
 #include <emmintrin.h>
 #endif
 
+// On x86-64 with GCC or Clang, an AVX2 line scan is compiled beside the SSE2
+// one and picked at run time, so the library stays baseline x86-64.
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#define SSEC_SCAN_AVX2 1
+#include <immintrin.h>
+#endif
+
 namespace sse::detail {
 
 const char* find_line_end(const char* p, const char* end) noexcept {
@@ -25,8 +32,11 @@ const char* find_line_end(const char* p, const char* end) noexcept {
   return p;
 }
 
-line_scan scan_line(const char* p, const char* end) noexcept {
-  const char* ascii_end = nullptr;  // set at the first byte >= 0x80
+namespace {
+
+// scan_line from `p` on, where [start of line, p) held no line end and
+// `ascii_end` is the first non-ASCII byte seen so far (nullptr: none).
+inline line_scan scan_line_rest(const char* p, const char* end, const char* ascii_end) noexcept {
 #if defined(__SSE2__)
   // The same sixteen-byte loads serve both questions: movemask of the block
   // itself gives the high bits.
@@ -51,6 +61,66 @@ line_scan scan_line(const char* p, const char* end) noexcept {
     if (ascii_end == nullptr && static_cast<unsigned char>(*p) >= 0x80) ascii_end = p;
   }
   return {p, ascii_end != nullptr ? ascii_end : p};
+}
+
+#if defined(SSEC_SCAN_AVX2)
+// Thirty-two bytes per step; the last few go through the SSE2 loop.
+// Two loops: while all is ASCII, each block is checked for high bits too;
+// after the first high byte only line ends are looked for.
+__attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const char* end) noexcept {
+  const char* ascii_end = nullptr;
+  const __m256i cr = _mm256_set1_epi8('\r');
+  const __m256i lf = _mm256_set1_epi8('\n');
+  const auto eol_mask_of = [&](__m256i block) __attribute__((target("avx2"))) {
+    return static_cast<unsigned>(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(block, cr), _mm256_cmpeq_epi8(block, lf))));
+  };
+  while (end - p >= 32) {
+    const __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const unsigned eol_mask = eol_mask_of(block);
+    const auto high_mask = static_cast<unsigned>(_mm256_movemask_epi8(block));
+    if (eol_mask != 0) {
+      const int at = __builtin_ctz(eol_mask);
+      const unsigned high_before_eol = high_mask & ((1u << at) - 1u);
+      return {p + at, high_before_eol != 0 ? p + __builtin_ctz(high_before_eol) : p + at};
+    }
+    if (high_mask != 0) {
+      ascii_end = p + __builtin_ctz(high_mask);
+      p += 32;
+      break;
+    }
+    p += 32;
+  }
+  if (ascii_end != nullptr) {
+    while (end - p >= 32) {
+      const unsigned eol_mask = eol_mask_of(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+      if (eol_mask != 0) return {p + __builtin_ctz(eol_mask), ascii_end};
+      p += 32;
+    }
+  }
+  return scan_line_rest(p, end, ascii_end);
+}
+#endif
+
+line_scan scan_line_baseline(const char* p, const char* end) noexcept { return scan_line_rest(p, end, nullptr); }
+
+using scan_function = line_scan (*)(const char*, const char*) noexcept;
+
+scan_function pick_scan_line() noexcept {
+#if defined(SSEC_SCAN_AVX2)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) return scan_line_avx2;
+#endif
+  return scan_line_baseline;
+}
+
+}  // namespace
+
+line_scan scan_line(const char* p, const char* end) noexcept {
+  // Chosen once, thread-safely, on first use (not at static initialization,
+  // which another translation unit's initializer could precede).
+  static const scan_function chosen = pick_scan_line();
+  return chosen(p, end);
 }
 
 }  // namespace sse::detail

@@ -34,7 +34,7 @@ constexpr lead_info classify(unsigned char lead) noexcept {
 
 // Length of the well-formed sequence starting at `p`, or the negated length of
 // the maximal subpart to replace with one U+FFFD (at least 1 byte).
-int sequence_at(const unsigned char* p, const unsigned char* end) noexcept {
+inline int sequence_at(const unsigned char* p, const unsigned char* end) noexcept {
   const lead_info info = classify(*p);
   if (info.length == 0) return -1;
   if (end - p < 2 || p[1] < info.second_lo || p[1] > info.second_hi) return -1;

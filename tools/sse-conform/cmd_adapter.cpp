@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "sse/dialect/decoder.hpp"
 #include "sse/recording.hpp"
 #include "ssec/adapter_protocol.hpp"
 #include "ssec/base64.hpp"
@@ -17,6 +18,13 @@ namespace {
 
 using nlohmann::json;
 using ordered = nlohmann::ordered_json;
+
+// wire, then the built-in dialects.
+std::vector<std::string> layers() {
+  std::vector<std::string> out{"wire"};
+  for (auto& name : sse::dialect::builtin_dialect_names()) out.push_back(std::move(name));
+  return out;
+}
 
 ordered error_answer(const json& request, std::string message) {
   ordered answer;
@@ -35,6 +43,16 @@ ordered answer_wire(const json& request, const std::vector<std::string>& chunks)
   return ordered{{"id", request["id"]}, {"events", std::move(events)}, {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
 }
 
+// A dialect layer: the dialect events of spec/FORMAT.md section 2 (no retry).
+ordered answer_dialect(const json& request, const sse::dialect::dialect_spec& dialect, const std::vector<std::string>& chunks) {
+  std::vector<std::string_view> views(chunks.begin(), chunks.end());
+  const auto decoded = sse::dialect::decode_stream(dialect, views);
+  if (sse::is_fatal(decoded.status)) return error_answer(request, describe_error(decoded.status, decoded.error_offset));
+  ordered events = ordered::array();
+  for (const auto& e : decoded.events) events.push_back(sse::dialect::to_json(e));
+  return ordered{{"id", request["id"]}, {"events", std::move(events)}};
+}
+
 ordered answer(const json& request) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string()) {
     return error_answer(request, "a request must be a JSON object with a string \"op\"");
@@ -48,15 +66,16 @@ ordered answer(const json& request) {
                 {"protocol", adapter_protocol_version},
                 {"name", "sse-conform reference"},
                 {"version", "0.1.0"},
-                {"layers", {"wire"}},
+                {"layers", layers()},
                 {"capabilities", reference_capabilities()}};
   }
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
   std::string why;
   const auto parse = parse_request_from_json(request, &why);
   if (!parse) return error_answer(request, why);
-  if (parse->layer != "wire") return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
-  return answer_wire(request, parse->chunks);
+  if (parse->layer == "wire") return answer_wire(request, parse->chunks);
+  if (const auto* dialect = sse::dialect::builtin_dialect(parse->layer)) return answer_dialect(request, *dialect, parse->chunks);
+  return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
 }
 
 int run_adapter() {

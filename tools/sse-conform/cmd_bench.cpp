@@ -14,10 +14,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
 #include "commands.hpp"
+#include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
 #include "ssec/bench_streams.hpp"
 #include "ssec/input.hpp"
@@ -40,9 +42,14 @@ struct bench_options {
 struct counting_visitor {
   std::uint64_t events = 0;
   std::uint64_t data_bytes = 0;
+  sse::dialect::decoder* dialect = nullptr;  // a dialect layer also decodes every event
+  std::uint64_t structured = 0;
   sse::action on_event(const sse::event_view& e) {
     ++events;
     data_bytes += e.data.size();
+    if (dialect != nullptr) {
+      structured += dialect->decode({e.data, e.type, e.last_event_id, e.offset}).kind == sse::dialect::event_kind::structured;
+    }
     return sse::action::proceed;
   }
 };
@@ -52,6 +59,7 @@ struct run_result {
   double cpu_seconds = 0;  // this process's CPU time: far below `seconds` means the machine was busy
   std::uint64_t events = 0;
   std::uint64_t data_bytes = 0;
+  std::uint64_t structured = 0;
   sse::errc status = sse::errc::ok;
   std::uint64_t error_offset = 0;
 };
@@ -64,8 +72,10 @@ double process_cpu_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-run_result parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits) {
+run_result parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits,
+                      sse::dialect::decoder* dialect) {
   counting_visitor counter;
+  counter.dialect = dialect;
   sse::parser<counting_visitor> parser(counter, limits);
   const std::size_t step = chunk == 0 ? std::max<std::size_t>(stream.size(), 1) : chunk;
   run_result out;
@@ -81,6 +91,7 @@ run_result parse_once(std::string_view stream, std::size_t chunk, const sse::lim
   out.seconds = std::chrono::duration<double>(stop - start).count();
   out.events = counter.events;
   out.data_bytes = counter.data_bytes;
+  out.structured = counter.structured;
   out.error_offset = parser.error_offset();
   return out;
 }
@@ -120,9 +131,14 @@ double median_of(std::vector<double> values) {
 }
 
 int run_bench(const bench_options& opt) {
+  std::optional<sse::dialect::decoder> dialect;
   if (opt.layer != "wire") {
-    std::cerr << "sse-conform bench: layer '" << opt.layer << "' is not available in this build\n";
-    return exit_usage;
+    const sse::dialect::dialect_spec* spec = sse::dialect::builtin_dialect(opt.layer);
+    if (spec == nullptr) {
+      std::cerr << "sse-conform bench: unknown layer '" << opt.layer << "' (wire, chat, code, workflow or agent)\n";
+      return exit_usage;
+    }
+    dialect.emplace(*spec);
   }
   auto input = read_exact(opt.path);
   if (auto* err = std::get_if<read_error>(&input)) {
@@ -134,7 +150,7 @@ int run_bench(const bench_options& opt) {
 
   std::vector<run_result> runs;
   for (unsigned i = 0; i < opt.runs; ++i) {
-    runs.push_back(parse_once(stream, opt.chunk, opt.limits));
+    runs.push_back(parse_once(stream, opt.chunk, opt.limits, dialect ? &*dialect : nullptr));
     const run_result& r = runs.back();
     if (sse::is_fatal(r.status)) {
       std::cerr << opt.path << ": " << describe_error(r.status, r.error_offset) << '\n';
@@ -172,7 +188,13 @@ int run_bench(const bench_options& opt) {
       {"peak_rss_kb", peak_rss_kb()},
       {"rss_after_load_kb", rss_after_load_kb},
   };
-  std::cout << dump_line(line) << '\n';
+  if (dialect) {
+    nlohmann::ordered_json with_dialect = line;
+    with_dialect["structured_events"] = first.structured;
+    std::cout << dump_line(with_dialect) << '\n';
+  } else {
+    std::cout << dump_line(line) << '\n';
+  }
   return exit_ok;
 }
 
@@ -203,7 +225,7 @@ void add_bench_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<bench_options>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Parse FILE from memory R times in N-byte chunks and print one JSON line: MB/s, events/s (median run)");
-  cmd->add_option("--layer", opt->layer, "Layer to decode: wire")->capture_default_str();
+  cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
   cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

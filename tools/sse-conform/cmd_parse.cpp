@@ -2,10 +2,12 @@
 // `sse-conform parse`: a stream in, one JSON line per dispatched event out.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <variant>
 
 #include "commands.hpp"
 #include "sse/chunking.hpp"
+#include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
 #include "ssec/input.hpp"
 #include "ssec/wire_json.hpp"
@@ -25,9 +27,14 @@ struct parse_options {
 // Prints events as they are dispatched, and diagnostics when asked.
 class printing_visitor {
  public:
-  printing_visitor(const std::string& source, bool diagnostics) : source_(source), diagnostics_(diagnostics) {}
+  printing_visitor(const std::string& source, bool diagnostics, sse::dialect::decoder* dialect = nullptr)
+      : source_(source), diagnostics_(diagnostics), dialect_(dialect) {}
   sse::action on_event(const sse::event_view& e) {
-    const std::string line = dump_line(to_json(e));
+    // A dialect layer prints the dialect event (spec/FORMAT.md section 2).
+    const std::string line =
+        dialect_ != nullptr
+            ? dump_line(sse::dialect::to_json(dialect_->decode_event({e.data, e.type, e.last_event_id, e.offset})))
+            : dump_line(to_json(e));
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fputc('\n', stdout);
     return sse::action::proceed;
@@ -42,6 +49,7 @@ class printing_visitor {
  private:
   const std::string& source_;
   bool diagnostics_;
+  sse::dialect::decoder* dialect_;
 };
 
 int report_status(const std::string& source, sse::errc status, std::uint64_t offset) {
@@ -52,12 +60,17 @@ int report_status(const std::string& source, sse::errc status, std::uint64_t off
 }
 
 int run_parse(const parse_options& opt) {
+  std::optional<sse::dialect::decoder> dialect;
   if (opt.layer != "wire") {
-    std::cerr << "sse-conform parse: layer '" << opt.layer << "' is not available in this build\n";
-    return exit_usage;
+    const sse::dialect::dialect_spec* spec = sse::dialect::builtin_dialect(opt.layer);
+    if (spec == nullptr) {
+      std::cerr << "sse-conform parse: unknown layer '" << opt.layer << "' (wire, chat, code, workflow or agent)\n";
+      return exit_usage;
+    }
+    dialect.emplace(*spec);
   }
   const std::string source = opt.path == "-" ? "<stdin>" : opt.path;
-  printing_visitor out(source, opt.diagnostics);
+  printing_visitor out(source, opt.diagnostics, dialect ? &*dialect : nullptr);
   sse::parser<printing_visitor> parser(out, opt.limits);
 
   // Standard input without a chunking option is parsed as it arrives, so
@@ -95,7 +108,7 @@ int run_parse(const parse_options& opt) {
 void add_parse_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<parse_options>();
   CLI::App* cmd = app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
-  cmd->add_option("--layer", opt->layer, "Layer to decode: wire")->capture_default_str();
+  cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
   auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)");
   cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")->excludes(chunk);
   cmd->add_flag("--diagnostics", opt->diagnostics, "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");

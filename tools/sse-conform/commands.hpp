@@ -18,5 +18,6 @@ enum exit_code : int {
 void add_parse_command(CLI::App& app, int& code);
 void add_adapter_command(CLI::App& app, int& code);
 void add_bench_command(CLI::App& app, int& code);
+void add_validate_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   ssec::cli::add_parse_command(app, code);
   ssec::cli::add_adapter_command(app, code);
   ssec::cli::add_bench_command(app, code);
+  ssec::cli::add_validate_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <regex>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -21,21 +21,60 @@ namespace {
 
 constexpr int supported_format_version = 1;
 
+// Hand-written matchers: std::regex is slow and trips GCC 12 warnings.
+bool lower_or_digit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// [a-z][a-z0-9_]*
 bool is_identifier(std::string_view s) {
-  static const std::regex re("[a-z][a-z0-9_]*");
-  return std::regex_match(s.begin(), s.end(), re);
+  if (s.empty() || !(s[0] >= 'a' && s[0] <= 'z')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return lower_or_digit(c) || c == '_'; });
 }
-bool is_rule_id(std::string_view s) {
-  static const std::regex re("[A-Z][A-Z0-9]*(-[A-Z0-9]+)+");
-  return std::regex_match(s.begin(), s.end(), re);
+
+// Words of `word` characters joined by single dashes: at least `min_words`.
+template <class Pred>
+bool dashed_words(std::string_view s, Pred word, std::size_t min_words) {
+  std::size_t words = 0;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dash = s.find('-', start);
+    const std::string_view w = s.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
+    if (w.empty() || !std::all_of(w.begin(), w.end(), word)) return false;
+    ++words;
+    if (dash == std::string_view::npos) break;
+    start = dash + 1;
+  }
+  return words >= min_words;
 }
+
+// [A-Z][A-Z0-9]*(-[A-Z0-9]+)+
+bool is_rule_id(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z' && dashed_words(s, upper_or_digit, 2); }
+
+// [a-z0-9]+(-[a-z0-9]+)*
+bool is_anchor(std::string_view s) { return dashed_words(s, lower_or_digit, 1); }
+
+// A decimal number without a leading zero (0 itself is fine).
+bool is_number_part(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), digit) && (s.size() == 1 || s[0] != '0');
+}
+
+// MAJOR.MINOR.PATCH with an optional -prerelease.
 bool is_semver(std::string_view s) {
-  static const std::regex re("(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?");
-  return std::regex_match(s.begin(), s.end(), re);
-}
-bool is_anchor(std::string_view s) {
-  static const std::regex re("[a-z0-9]+(-[a-z0-9]+)*");
-  return std::regex_match(s.begin(), s.end(), re);
+  const std::size_t dash = s.find('-');
+  if (dash != std::string_view::npos) {
+    const std::string_view pre = s.substr(dash + 1);
+    if (pre.empty() || !std::all_of(pre.begin(), pre.end(), [](char c) {
+          return lower_or_digit(c) || (c >= 'A' && c <= 'Z') || c == '.' || c == '-';
+        })) {
+      return false;
+    }
+    s = s.substr(0, dash);
+  }
+  const std::size_t a = s.find('.');
+  const std::size_t b = a == std::string_view::npos ? a : s.find('.', a + 1);
+  if (b == std::string_view::npos) return false;
+  return is_number_part(s.substr(0, a)) && is_number_part(s.substr(a + 1, b - a - 1)) && is_number_part(s.substr(b + 1));
 }
 
 std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -269,14 +308,17 @@ nlohmann::json to_json(const YAML::Node& n) {
       if (s == "null" || s == "~") return nullptr;
       if (s == "true") return true;
       if (s == "false") return false;
-      static const std::regex int_re("-?(0|[1-9][0-9]*)");
-      static const std::regex float_re("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
-      if (std::regex_match(s, int_re)) {
-        std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec == std::errc() && end == s.data() + s.size()) return v;
+      // YAML 1.2 core schema numbers; from_chars accepts no leading '+' or spaces.
+      std::int64_t i = 0;
+      if (const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+          ec == std::errc() && end == s.data() + s.size()) {
+        return i;
       }
-      if (std::regex_match(s, float_re)) return std::stod(s);
+      double d = 0;
+      if (const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+          ec == std::errc() && end == s.data() + s.size() && std::isfinite(d)) {
+        return d;
+      }
       return s;
     }
     default: return nullptr;
@@ -1202,6 +1244,19 @@ const load_result& builtin_catalog() {
     return load_catalogs(sources);
   }();
   return loaded;
+}
+
+const dialect_spec* builtin_dialect(std::string_view name) noexcept {
+  const load_result& loaded = builtin_catalog();
+  return loaded ? loaded.value->dialect(name) : nullptr;
+}
+
+std::vector<std::string> builtin_dialect_names() {
+  std::vector<std::string> names;
+  if (const load_result& loaded = builtin_catalog()) {
+    for (const auto& d : loaded.value->dialects()) names.push_back(d->name);
+  }
+  return names;
 }
 
 }  // namespace sse::dialect

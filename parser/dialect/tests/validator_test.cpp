@@ -1,1 +1,348 @@
+// Every producer rule of the catalogs, with one stream that keeps it (and
+// breaks nothing) and one that breaks it (and exactly the rules listed).
+// Streams are written from the documents (chat:N, agent:N) and
+// spec/DECISIONS.md; a test checks that no catalog rule lacks a case.
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
+
+#include "sse/dialect/validator.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+const sse::dialect::dialect_spec& dialect(std::string_view name) {
+  const auto& loaded = sse::dialect::builtin_catalog();
+  EXPECT_TRUE(loaded) << loaded.error_text();
+  const auto* d = loaded.value->dialect(name);
+  EXPECT_NE(d, nullptr) << name;
+  return *d;
+}
+
+// One SSE frame: a data line and the blank line after it.
+std::string f(std::string_view data) { return "data: " + std::string(data) + "\n\n"; }
+
+std::string joined(std::initializer_list<std::string> frames) {
+  std::string out;
+  for (const auto& fr : frames) out += fr;
+  return out;
+}
+
+// --- conforming baselines ---------------------------------------------------
+
+// chat: body text, a tool call and its result, a question tied to it, usage.
+const std::string chat_ok = joined({
+    f(R"({"type":"thinking","text":"Let me look."})"),
+    f(R"({"type":"tool_call","id":"c1","name":"search","arguments":{"q":"sse"}})"),
+    f(R"({"type":"tool_result","id":"c1","name":"search","content":"2 hits"})"),
+    f(R"({"type":"question","toolCallId":"c1","data":{"prompt":"Which one?"}})"),
+    f(R"({"type":"approval_request","id":"c2","name":"rm","arguments":{"path":"/tmp/x"}})"),
+    f(R"({"type":"content","text":"Done."})"),
+    "data: plain text from a proxy\n\n",
+    f("[ERROR] upstream timeout"),
+    f(R"({"type":"usage","promptTokens":10,"completionTokens":5})"),
+});
+
+const std::string workflow_ok = joined({
+    f(R"({"type":"run_started","runId":"w1"})"),
+    f(R"({"type":"node_started","runId":"w1","nodeId":"n1"})"),
+    f(R"({"type":"agent_tool_call","runId":"w1","nodeId":"n1","name":"search","arguments":{}})"),
+    f(R"({"type":"node_completed","runId":"w1","nodeId":"n1","data":{"ok":true}})"),
+    f(R"({"type":"node_started","runId":"w1","nodeId":"n2"})"),
+    f(R"({"type":"node_failed","runId":"w1","nodeId":"n2","error":"timeout"})"),
+    f(R"({"type":"run_completed","runId":"w1","custom":"open events take any field"})"),
+});
+
+// agent: a full run with a step, a tool call, a subagent, as agent:12-16 show.
+std::string agent(std::initializer_list<std::string> middle, std::string_view end = R"({"type":"done","runId":"r1"})") {
+  std::string out = f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1","stepId":"s1"})");
+  for (const auto& m : middle) out += m;
+  out += f(R"({"type":"step_completed","runId":"r1","stepId":"s1"})");
+  out += f(R"({"type":"run_completed","runId":"r1","stepId":"s1"})");
+  if (!end.empty()) out += f(end);
+  return out;
+}
+const std::string chunk = f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1"})");
+const std::string agent_ok = agent({
+    chunk,
+    f(R"({"type":"tool_started","runId":"r1","stepId":"s1","payload":{"tool":"search"}})"),
+    f(R"({"type":"tool_result","runId":"r1","stepId":"s1","data":{"hits":2}})"),
+    f(R"({"type":"tool_completed","runId":"r1","stepId":"s1"})"),
+    f(R"({"type":"subagent_started","runId":"r1","stepId":"s1","payload":{"name":"critic"}})"),
+    f(R"({"type":"subagent_completed","runId":"r1","stepId":"s1","data":{"ok":true}})"),
+    f(R"({"type":"resume_update","runId":"r1","stepId":"s1","data":{"name":"A"},"payload":{"resume":{"name":"A"}}})"),
+});
+
+struct rule_case {
+  std::string rule;
+  std::string dialect;
+  std::string keeps;                 // a conforming stream that exercises the rule
+  std::string breaks;                // breaks `rule` and exactly the rules in `also`
+  std::vector<std::string> also = {};
+};
+
+void PrintTo(const rule_case& c, std::ostream* os) { *os << c.rule << " (" << c.dialect << ")"; }
+
+std::vector<rule_case> rule_cases() {
+  const std::string invalid_utf8 = f("{\"type\":\"content\",\"text\":\"caf\xC3\"}");
+  return {
+      // --- chat / code / workflow -------------------------------------------------
+      {"CHAT-UTF8", "chat", chat_ok, chat_ok + invalid_utf8},
+      {"CHAT-FRAME-TERMINATED", "chat", chat_ok, chat_ok + R"(data: {"type":"content","text":"cut")"},
+      {"CHAT-TYPE-STRING", "chat", chat_ok, chat_ok + f(R"({"text":"no type"})")},
+      {"CHAT-TYPE-KNOWN", "chat", chat_ok, chat_ok + f(R"({"type":"brand_new","x":1})")},
+      {"CHAT-FIELD-REQUIRED", "chat", chat_ok, chat_ok + f(R"({"type":"file_change","path":"a.cpp"})")},
+      {"CHAT-FIELD-TYPE", "chat", chat_ok, chat_ok + f(R"({"type":"checkpoint","id":"k","label":"l","fileCount":"3"})")},
+      {"CHAT-KEY-CASING", "chat", chat_ok,
+       chat_ok + f(R"({"type":"tool_result","id":"c1","name":"search","content":"x","is_error":true})")},
+      {"CHAT-FIELD-UNDECLARED", "chat", chat_ok, chat_ok + f(R"({"type":"content","text":"a","color":"red"})")},
+      {"CHAT-JSON-UNIQUE-KEYS", "chat", chat_ok, chat_ok + f(R"({"type":"content","text":"a","text":"b"})")},
+      {"CHAT-APPROVAL-ID", "chat", chat_ok, chat_ok + f(R"({"type":"approval_request","name":"rm","arguments":{}})")},
+      {"CHAT-QUESTION-TOOLCALLID", "chat", chat_ok, chat_ok + f(R"({"type":"question","data":{"prompt":"?"}})")},
+      {"CHAT-APPROVAL-QUESTION-DISTINCT", "chat", chat_ok,
+       chat_ok + f(R"({"type":"approval_request","id":"c3","toolCallId":"c1","name":"rm","arguments":{}})")},
+      {"CHAT-TOOL-RESULT-REFERS", "chat", chat_ok, chat_ok + f(R"({"type":"tool_result","id":"c9","name":"x","content":""})")},
+      {"CHAT-TOOLCALLID-REFERS", "chat", chat_ok, chat_ok + f(R"({"type":"plan","toolCallId":"c9","data":{}})")},
+      {"CHAT-TOOL-CALL-ID-UNIQUE", "chat", chat_ok,
+       chat_ok + f(R"({"type":"tool_call","id":"c1","name":"search","arguments":{}})")},
+      {"CHAT-NO-DONE-FRAME", "chat", chat_ok, chat_ok + f(R"({"type":"done"})")},
+      {"WORKFLOW-RUN-STARTED-FIRST", "workflow", workflow_ok,
+       f(R"({"type":"node_started","runId":"w1","nodeId":"n0"})") + workflow_ok},
+      {"WORKFLOW-RUN-END-LAST", "workflow", workflow_ok, workflow_ok + f(R"({"type":"node_started","runId":"w1","nodeId":"n3"})")},
+      {"WORKFLOW-NODE-PAIR", "workflow", workflow_ok,
+       f(R"({"type":"run_started","runId":"w1"})") + f(R"({"type":"node_completed","runId":"w1","nodeId":"n7"})")},
+      {"WORKFLOW-RUNID-CONSTANT", "workflow", workflow_ok,
+       f(R"({"type":"run_started","runId":"w1"})") + f(R"({"type":"run_completed","runId":"w2"})")},
+      // --- agent ------------------------------------------------------------------
+      {"AGENT-UTF8", "agent", agent_ok, agent({f("{\"type\":\"message_chunk\",\"content\":\"caf\xC3\",\"runId\":\"r1\",\"stepId\":\"s1\"}")})},
+      {"AGENT-FRAME-TERMINATED", "agent", agent_ok, agent_ok + R"(data: {"type":"message_chunk","content":"late")" "\n"},
+      {"AGENT-FRAME-LF", "agent", agent_ok,
+       agent({"data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\r\n\r\n"})},
+      {"AGENT-FRAME-ONE-LINE", "agent", agent_ok,
+       agent({"data: {\"type\":\"message_chunk\",\ndata: \"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"})},
+      {"AGENT-FRAME-DATA-ONLY", "agent", agent_ok, agent({"id: 7\n" + chunk})},
+      {"AGENT-FRAME-DATA-SPACE", "agent", agent_ok,
+       agent({"data:{\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"})},
+      {"AGENT-FRAME-JSON", "agent", agent_ok, agent({f("Hello")})},
+      {"AGENT-TYPE-KNOWN", "agent", agent_ok, agent({f(R"({"type":"brand_new","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-FIELD-REQUIRED", "agent", agent_ok, agent({f(R"({"type":"message_chunk","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-FIELD-TYPE", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":42,"runId":"r1","stepId":"s1"})")})},
+      {"AGENT-KEY-CASING", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","step_id":"s1"})")})},
+      {"AGENT-FIELD-UNDECLARED", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","role":"assistant"})")})},
+      {"AGENT-JSON-UNIQUE-KEYS", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"H","content":"Hi","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-RUNID-PRESENT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","stepId":"s1"})")})},
+      {"AGENT-STEPID-PRESENT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1"})")})},
+      {"AGENT-STEP-STEPID", "agent", agent_ok,
+       f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1"})") +
+           f(R"({"type":"step_completed","runId":"r1"})") + f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-DONE-RUNID", "agent", agent_ok, agent({}, R"({"type":"done"})")},
+      {"AGENT-RUNID-CONSTANT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r2","stepId":"s1"})")})},
+      {"AGENT-SEQUENCE-INCREASING", "agent",
+       agent({f(R"({"type":"message_chunk","content":"a","runId":"r1","stepId":"s1","sequence":1})"), chunk,
+              f(R"({"type":"message_chunk","content":"b","runId":"r1","stepId":"s1","sequence":5})")}),
+       agent({f(R"({"type":"message_chunk","content":"a","runId":"r1","stepId":"s1","sequence":2})"),
+              f(R"({"type":"message_chunk","content":"b","runId":"r1","stepId":"s1","sequence":2})")})},
+      {"AGENT-STEP-PAIR", "agent", agent_ok, agent({f(R"({"type":"step_completed","runId":"r1","stepId":"s9"})")})},
+      {"AGENT-STEP-CLOSED", "agent", agent_ok, agent({f(R"({"type":"step_started","runId":"r1","stepId":"s2"})")})},
+      {"AGENT-TOOL-PAIR", "agent", agent_ok, agent({f(R"({"type":"tool_result","runId":"r1","stepId":"s1","data":{}})")})},
+      {"AGENT-TOOL-CLOSED", "agent", agent_ok, agent({f(R"({"type":"tool_started","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-SUBAGENT-PAIR", "agent", agent_ok, agent({f(R"({"type":"subagent_completed","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-SUBAGENT-CLOSED", "agent", agent_ok, agent({f(R"({"type":"subagent_started","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-RUN-STARTED-FIRST", "agent", agent_ok,
+       f(R"({"type":"step_started","runId":"r1","stepId":"s1"})") + f(R"({"type":"step_completed","runId":"r1","stepId":"s1"})") +
+           f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-RUN-END-ONCE", "agent", agent_ok,
+       agent({f(R"({"type":"run_failed","runId":"r1","stepId":"s1","error":"x"})")}), {"AGENT-RUN-END-THEN-DONE"}},
+      {"AGENT-RUN-END-THEN-DONE", "agent", agent_ok,
+       agent({}, "") + chunk + f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-ERROR-THEN-DONE", "agent",
+       f(R"({"type":"run_started","runId":"r1"})") +
+           f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") + f(R"({"type":"done","runId":"r1"})"),
+       f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") +
+           f(R"({"type":"message_chunk","content":"more","runId":"r1","stepId":"s1"})") + f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-DONE-LAST", "agent", agent_ok, agent_ok + chunk, {"AGENT-RUN-END-THEN-DONE"}},
+      {"AGENT-DONE-ONCE", "agent", agent_ok, agent_ok + f(R"({"type":"done","runId":"r1"})"), {"AGENT-DONE-LAST"}},
+  };
+}
+
+std::set<std::string> rules_broken(const sse::dialect::validation_report& r) {
+  std::set<std::string> ids;
+  for (const auto& fnd : r.findings) ids.insert(fnd.rule->id);
+  return ids;
+}
+
+std::string describe(const sse::dialect::validation_report& r) {
+  std::string out;
+  for (const auto& fnd : r.findings) out += "  " + to_json(fnd).dump() + "\n";
+  return out;
+}
+
+class producer_rule : public ::testing::TestWithParam<rule_case> {};
+
+TEST_P(producer_rule, stream_that_keeps_it_is_conforming) {
+  const rule_case& c = GetParam();
+  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.keeps);
+  EXPECT_TRUE(report.findings.empty()) << describe(report);
+  EXPECT_TRUE(report.conforming());
+}
+
+TEST_P(producer_rule, stream_that_breaks_it_is_reported) {
+  const rule_case& c = GetParam();
+  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.breaks);
+  std::set<std::string> expected(c.also.begin(), c.also.end());
+  expected.insert(c.rule);
+  EXPECT_EQ(rules_broken(report), expected) << describe(report);
+  const auto* rule = sse::dialect::builtin_catalog().value->rule(c.rule);
+  ASSERT_NE(rule, nullptr);
+  EXPECT_EQ(report.conforming(), rule->level == sse::dialect::severity::should && std::all_of(c.also.begin(), c.also.end(), [](const std::string& id) {
+    return sse::dialect::builtin_catalog().value->rule(id)->level == sse::dialect::severity::should;
+  }));
+  for (const auto& fnd : report.findings) {
+    EXPECT_FALSE(fnd.expected.empty());
+    EXPECT_FALSE(fnd.seen.empty());
+    EXPECT_LE(fnd.offset, c.breaks.size());
+    EXPECT_LE(fnd.frame, report.frames);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(rules, producer_rule, ::testing::ValuesIn(rule_cases()),
+                         [](const ::testing::TestParamInfo<rule_case>& info) {
+                           std::string name = info.param.rule;
+                           for (auto& ch : name) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return name;
+                         });
+
+// Every rule of the catalogs has a case above.
+TEST(validator, every_rule_has_a_case) {
+  std::set<std::string> covered;
+  for (const auto& c : rule_cases()) covered.insert(c.rule);
+  for (const auto& r : sse::dialect::builtin_catalog().value->rules()) EXPECT_TRUE(covered.contains(r->id)) << r->id;
+}
+
+// The chat rules hold for the code profile too (they name it), on the same streams.
+TEST(validator, code_profile_runs_the_chat_rules) {
+  for (const auto& c : rule_cases()) {
+    if (c.dialect != "chat") continue;
+    const auto* rule = sse::dialect::builtin_catalog().value->rule(c.rule);
+    const bool applies = std::find(rule->dialects.begin(), rule->dialects.end(), "code") != rule->dialects.end();
+    EXPECT_TRUE(applies) << c.rule;
+    const auto report = sse::dialect::validate_stream(dialect("code"), c.breaks);
+    EXPECT_TRUE(rules_broken(report).contains(c.rule)) << c.rule;
+    EXPECT_TRUE(sse::dialect::validate_stream(dialect("code"), c.keeps).findings.empty()) << c.rule;
+  }
+}
+
+// Where a finding points: frame index and byte offset of the frame's block.
+TEST(validator, findings_name_frame_and_offset) {
+  const std::string first = f(R"({"type":"run_started","runId":"r1"})");
+  const std::string second = f(R"({"type":"message_chunk","runId":"r1","stepId":"s1"})");  // no content
+  const std::string stream = first + ": comment\n\n" + second;
+  const auto report = sse::dialect::validate_stream(dialect("agent"), stream);
+  ASSERT_EQ(report.frames, 2u);
+  std::map<std::string, sse::dialect::finding> by_rule;
+  for (const auto& fnd : report.findings) by_rule.emplace(fnd.rule->id, fnd);
+  ASSERT_TRUE(by_rule.contains("AGENT-FIELD-REQUIRED")) << describe(report);
+  EXPECT_EQ(by_rule["AGENT-FIELD-REQUIRED"].frame, 1u);
+  EXPECT_EQ(by_rule["AGENT-FIELD-REQUIRED"].offset, first.size() + std::string(": comment\n\n").size());
+  EXPECT_EQ(by_rule["AGENT-FIELD-REQUIRED"].seen, "no content");
+  // End-of-stream findings point past the last frame.
+  ASSERT_TRUE(by_rule.contains("AGENT-DONE-LAST"));
+  EXPECT_EQ(by_rule["AGENT-DONE-LAST"].frame, 2u);
+  EXPECT_EQ(by_rule["AGENT-DONE-LAST"].offset, stream.size());
+  EXPECT_EQ(by_rule["AGENT-DONE-LAST"].seen, "the stream ends after a message_chunk frame");
+  EXPECT_FALSE(report.conforming());
+}
+
+// spec/DECISIONS.md, frames-after-done: every frame after done is reported, the first at its own offset.
+TEST(validator, frames_after_done) {
+  const std::string stream = agent_ok + chunk + chunk;
+  const auto report = sse::dialect::validate_stream(dialect("agent"), stream);
+  std::vector<std::uint64_t> offsets;
+  for (const auto& fnd : report.findings) {
+    if (fnd.rule->id == "AGENT-DONE-LAST") offsets.push_back(fnd.offset);
+  }
+  EXPECT_EQ(offsets, (std::vector<std::uint64_t>{agent_ok.size(), agent_ok.size() + chunk.size()}));
+}
+
+// An empty agent stream has no done.
+TEST(validator, empty_stream) {
+  const auto report = sse::dialect::validate_stream(dialect("agent"), "");
+  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"AGENT-DONE-LAST"}));
+  EXPECT_EQ(report.findings.front().seen, "an empty stream");
+  EXPECT_TRUE(sse::dialect::validate_stream(dialect("chat"), "").findings.empty());
+}
+
+// The documents' own example streams (agent:12-16) keep every MUST rule.
+TEST(validator, document_examples) {
+  const std::string example =
+      "data: {\"type\":\"run_started\",\"runId\":\"clx...\"}\n\n"
+      "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"clx...\",\"stepId\":\"stp...\"}\n\n"
+      "data: {\"type\":\"done\",\"runId\":\"clx...\"}\n\n";
+  const auto report = sse::dialect::validate_stream(dialect("agent"), example);
+  EXPECT_TRUE(report.findings.empty()) << describe(report);
+}
+
+// Comments and blank lines after done are not frames (spec/DECISIONS.md, frames-after-done).
+TEST(validator, comments_after_done_are_fine) {
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent_ok + ": bye\n\n\n");
+  EXPECT_TRUE(report.findings.empty()) << describe(report);
+  // An unterminated comment at the end is not a cut frame either.
+  EXPECT_TRUE(sse::dialect::validate_stream(dialect("agent"), agent_ok + ": bye").findings.empty());
+}
+
+// The forbidden `id` on a question is reported once, as the interchange rule.
+TEST(validator, question_with_id_instead_of_tool_call_id) {
+  const auto report =
+      sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"question","id":"c1","data":{}})"));
+  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"CHAT-APPROVAL-QUESTION-DISTINCT", "CHAT-QUESTION-TOOLCALLID"}))
+      << describe(report);
+}
+
+// Unknown agent types still carry the envelope (spec/DECISIONS.md, unknown-types).
+TEST(validator, unknown_agent_type_keeps_envelope_rules) {
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent({f(R"({"type":"brand_new","RunId":"r1"})")}));
+  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"AGENT-TYPE-KNOWN", "AGENT-RUNID-PRESENT", "AGENT-STEPID-PRESENT",
+                                                         "AGENT-KEY-CASING"}))
+      << describe(report);
+}
+
+// A wire limit stops the check where it struck and is not conforming.
+TEST(validator, wire_limit) {
+  sse::limits lim;
+  lim.max_line = 16;
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent_ok, lim);
+  EXPECT_EQ(report.wire_status, sse::errc::line_too_long);
+  EXPECT_FALSE(report.conforming());
+}
+
+// The JSON form of a finding (spec/FORMAT.md section 3).
+TEST(validator, finding_json_form) {
+  const auto report = sse::dialect::validate_stream(dialect("agent"), f(R"({"type":"done","runId":"r1"})") + chunk);
+  ASSERT_FALSE(report.findings.empty());
+  const auto j = to_json(report.findings.front());
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "frame", "offset", "expected", "seen", "text"}));
+}
+
+// block_at: the frame's lines through the blank line, whatever the line ends.
+TEST(validator, block_at) {
+  EXPECT_EQ(sse::dialect::block_at("data: a\n\ndata: b\n\n", 0), "data: a\n\n");
+  EXPECT_EQ(sse::dialect::block_at("data: a\n\ndata: b\n\n", 9), "data: b\n\n");
+  EXPECT_EQ(sse::dialect::block_at("id: 1\r\ndata: a\r\n\r\nx", 0), "id: 1\r\ndata: a\r\n\r\n");
+  EXPECT_EQ(sse::dialect::block_at("data: a\r\rdata: b", 0), "data: a\r\r");
+  EXPECT_EQ(sse::dialect::block_at("data: a", 0), "data: a");
+  EXPECT_EQ(sse::dialect::block_at("abc", 7), "");
+}
+
+}  // namespace

@@ -70,13 +70,16 @@ namespace detail {
 /// First CR or LF in [p, end), or end. SSE2 where available.
 const char* find_line_end(const char* p, const char* end) noexcept;
 
-/// A line end found and, in the same pass, how far the bytes are ASCII.
+/// A line end found and, in the same pass, where its non-ASCII bytes are.
 struct line_scan {
-  const char* eol;        ///< First CR or LF in [p, end), or end.
-  const char* ascii_end;  ///< First byte >= 0x80 before eol, or eol: [p, ascii_end) is ASCII.
+  const char* eol;            ///< First CR or LF in [p, end), or end.
+  const char* ascii_end;      ///< First byte >= 0x80 before eol, or eol when none.
+  const char* non_ascii_end;  ///< One past the last byte >= 0x80 before eol, or eol when none.
 };
-/// find_line_end that also finds the first non-ASCII byte, so pure-ASCII
-/// lines (most of a typical stream) skip UTF-8 validation altogether.
+/// find_line_end that also brackets the non-ASCII bytes: every byte of
+/// [p, eol) outside [ascii_end, non_ascii_end) is ASCII. UTF-8 validation then
+/// skips pure-ASCII lines (most of a typical stream) and the ASCII head and
+/// tail of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
 line_scan scan_line(const char* p, const char* end) noexcept;
 }  // namespace detail
 
@@ -142,18 +145,25 @@ class parser {
     }
   }
 
-  // Returns `raw` when it is valid UTF-8, else its repair in scratch_. The
-  // first `ascii_prefix` bytes are known to be ASCII and are not checked again.
-  std::string_view repaired(std::string_view raw, std::uint64_t at, std::size_t ascii_prefix = 0) {
-    if (ascii_prefix >= raw.size() || utf8::is_valid(raw.substr(ascii_prefix))) return raw;
+  // Where a value or line may hold non-ASCII bytes: [from, to) of it. The
+  // line scan proved every byte outside it ASCII, so only it needs checking.
+  struct non_ascii_span {
+    std::size_t from = 0;
+    std::size_t to = std::string_view::npos;
+  };
+
+  // Returns `raw` when it is valid UTF-8, else its repair in scratch_.
+  std::string_view repaired(std::string_view raw, std::uint64_t at, non_ascii_span span = {}) {
+    const std::size_t to = span.to < raw.size() ? span.to : raw.size();
+    if (span.from >= to || utf8::is_valid(raw.substr(span.from, to - span.from))) return raw;
     scratch_.clear();
     utf8::append_repaired(scratch_, raw);
     report(diag::invalid_utf8, at, raw);
     return scratch_;
   }
 
-  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
-  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
+  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, non_ascii_span span);
+  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, non_ascii_span span);
   bool dispatch();
   void own_data();
 
@@ -162,7 +172,7 @@ class parser {
 
   std::string line_;  // the unterminated line carried over from earlier chunks
   std::uint64_t line_offset_ = 0;
-  std::size_t line_ascii_prefix_ = 0;  // leading bytes of line_ known to be ASCII
+  non_ascii_span line_non_ascii_{0, 0};  // of line_; from == to when line_ is all ASCII
   bool skip_lf_ = false;  // the previous chunk ended in CR: a leading LF belongs to it
   std::uint8_t bom_matched_ = 0;
   bool bom_done_ = false;
@@ -219,7 +229,7 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       // Not a BOM after all: the bytes held back start the first line.
       line_.assign(bom, bom_matched_);
       line_offset_ = 0;
-      line_ascii_prefix_ = 0;
+      line_non_ascii_ = {0, bom_matched_};
       bom_done_ = true;
     } else {
       return leave(p, errc::ok);
@@ -240,10 +250,15 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       fail(errc::line_too_long, line_offset_ + limits_.max_line);
       return leave(p + room, error_);
     }
-    if (line_ascii_prefix_ == line_.size()) line_ascii_prefix_ += static_cast<std::size_t>(scan.ascii_end - p);
+    if (scan.ascii_end != eol) {
+      const std::size_t base = line_.size();
+      const bool first_non_ascii = line_non_ascii_.from == line_non_ascii_.to;
+      if (first_non_ascii) line_non_ascii_.from = base + static_cast<std::size_t>(scan.ascii_end - p);
+      line_non_ascii_.to = base + static_cast<std::size_t>(scan.non_ascii_end - p);
+    }
     line_.append(p, static_cast<std::size_t>(eol - p));
     if (eol == end) return leave(end, errc::ok);
-    const bool ok = process_line(line_, line_offset_, false, line_ascii_prefix_);
+    const bool ok = process_line(line_, line_offset_, false, line_non_ascii_);
     line_.clear();
     p = eol + 1;
     if (*eol == '\r') {
@@ -265,14 +280,15 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       fail(errc::line_too_long, at(p) + limits_.max_line);
       return leave(p + limits_.max_line, error_);
     }
+    const non_ascii_span non_ascii{static_cast<std::size_t>(scan.ascii_end - p),
+                                   static_cast<std::size_t>(scan.non_ascii_end - p)};
     if (eol == end) {
       line_offset_ = at(p);
-      line_ascii_prefix_ = static_cast<std::size_t>(scan.ascii_end - p);
+      line_non_ascii_ = non_ascii;
       line_.assign(p, static_cast<std::size_t>(end - p));
       return leave(end, errc::ok);
     }
-    const bool ok = process_line(std::string_view(p, static_cast<std::size_t>(eol - p)), at(p), true,
-                                 static_cast<std::size_t>(scan.ascii_end - p));
+    const bool ok = process_line(std::string_view(p, static_cast<std::size_t>(eol - p)), at(p), true, non_ascii);
     p = eol + 1;
     if (*eol == '\r') {
       if (p == end) skip_lf_ = true;
@@ -308,7 +324,7 @@ template <visitor Visitor>
 void parser<Visitor>::reset() noexcept {
   line_.clear();
   line_offset_ = 0;
-  line_ascii_prefix_ = 0;
+  line_non_ascii_ = {0, 0};
   skip_lf_ = false;
   bom_matched_ = 0;
   bom_done_ = false;
@@ -331,12 +347,11 @@ void parser<Visitor>::reset() noexcept {
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 template <visitor Visitor>
 bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool line_outlives_call,
-                                   std::size_t ascii_prefix) {
-  // How many leading bytes of `part` (a piece of `line`) the line scan already
-  // found to be ASCII.
-  const auto known_ascii = [&](std::string_view part) -> std::size_t {
-    const auto from = static_cast<std::size_t>(part.data() - line.data());
-    return ascii_prefix > from ? ascii_prefix - from : 0;
+                                   non_ascii_span span) {
+  // `span` (of the line) as seen from `part`, a piece of the line.
+  const auto span_in = [&](std::string_view part) -> non_ascii_span {
+    const auto offset = static_cast<std::size_t>(part.data() - line.data());
+    return {span.from > offset ? span.from - offset : 0, span.to > offset ? span.to - offset : 0};
   };
   // "If the line is empty (a blank line): Dispatch the event."
   if (line.empty()) return dispatch();
@@ -344,7 +359,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
   if (line.front() == ':') {
     if constexpr (requires(Visitor& v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
       const std::string_view text = line.substr(1);
-      visitor_->on_comment(repaired(text, at, known_ascii(text)), at);
+      visitor_->on_comment(repaired(text, at, span_in(text)), at);
     }
     return true;
   }
@@ -366,9 +381,9 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   // Field names are compared byte for byte: case-sensitive, as the rules say.
-  if (name == "data") return append_data(value, at, line_outlives_call, known_ascii(value));
+  if (name == "data") return append_data(value, at, line_outlives_call, span_in(value));
   if (name == "event") {
-    event_type_.assign(repaired(value, at, known_ascii(value)));
+    event_type_.assign(repaired(value, at, span_in(value)));
     return true;
   }
   if (name == "id") {
@@ -376,7 +391,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
       report(diag::id_has_nul, at, value);
       return true;
     }
-    id_buffer_.assign(repaired(value, at, known_ascii(value)));
+    id_buffer_.assign(repaired(value, at, span_in(value)));
     id_dirty_ = true;
     return true;
   }
@@ -411,10 +426,10 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
 
 template <visitor Visitor>
 bool parser<Visitor>::append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call,
-                                  std::size_t ascii_prefix) {
+                                  non_ascii_span span) {
   // "Append the field value to the data buffer, then append a single U+000A
   // LINE FEED (LF) character to the data buffer."
-  const std::string_view value = repaired(raw, at, ascii_prefix);
+  const std::string_view value = repaired(raw, at, span);
   if (value.size() + 1 > limits_.max_event_data - data_size_) {
     return fail(errc::event_too_large, at);
   }

@@ -265,4 +265,11 @@ load_result load_catalog_files(std::span<const std::string> paths);
 /// result carries the errors.
 const load_result& builtin_catalog();
 
+/// The built-in dialect with this name, or nullptr (also if the built-in set
+/// failed to load).
+const dialect_spec* builtin_dialect(std::string_view name) noexcept;
+
+/// The names of the built-in dialects, in catalog order: chat, code, workflow, agent.
+std::vector<std::string> builtin_dialect_names();
+
 }  // namespace sse::dialect

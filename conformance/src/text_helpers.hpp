@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Small UTF-8 helpers for writing and reading escapes (private to the library).
-// Validity itself is decided by sse::utf8, the parser's one definition.
+// Small text helpers shared by the loader and the log (private to the
+// library). UTF-8 validity itself is decided by sse::utf8, the parser's one
+// definition.
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -50,6 +52,20 @@ inline void append_utf8(std::string& out, std::uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+/// Appends `times` copies of `piece` with O(log times) copies of memory:
+/// repeats of several MB are built at load time by every test process.
+inline void append_repeated(std::string& out, std::string_view piece, std::uint64_t times) {
+  if (piece.empty() || times == 0) return;
+  const std::size_t start = out.size();
+  const std::size_t total = piece.size() * static_cast<std::size_t>(times);
+  out.reserve(start + total);
+  out.append(piece);
+  while (out.size() - start < total) {
+    const std::size_t have = out.size() - start;
+    out.append(out, start, std::min(have, total - have));
   }
 }
 
