@@ -8,8 +8,13 @@ packages=(
   clang-14 libclang-rt-14-dev           # libFuzzer and the fuzz preset
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
-  libcurl4-openssl-dev
+  libcurl4-openssl-dev zlib1g-dev
 )
+# `--browser` (or SSEC_BROWSER_TESTS=1) adds headless Chromium for the serve
+# page's EventSource test (tools/live/tests); CI calls it, developers may not.
+if [[ "${1:-}" == "--browser" || "${SSEC_BROWSER_TESTS:-0}" == 1 ]]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -82,6 +82,13 @@ TEST(loader, reads_hex_base64_and_repeat_chunks) {
   EXPECT_EQ(r.cases[0].written_chunks, (std::vector<std::size_t>{3, 6, 6, 9}));
 }
 
+TEST(loader, finds_chunk_quotes_after_non_ascii_text) {
+  // The double-quote check reads the file at yaml-cpp's byte positions.
+  const auto r = load(replace(valid, "  name: CRLF", "  note: \"h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80\"\n  name: CRLF"));
+  ASSERT_TRUE(r.ok()) << r.error_text();
+  EXPECT_EQ(r.cases[0].note, "h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80");
+}
+
 TEST(loader, reads_input_hex_and_input_base64) {
   auto hex = load(replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]", "input_hex: [\"64 61\", \"3A0a\"]"));
   ASSERT_TRUE(hex.ok()) << hex.error_text();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <atomic>
 #include <cstring>
 
 #include "sse/parser.hpp"
@@ -34,18 +35,18 @@ const char* find_line_end(const char* p, const char* end) noexcept {
 
 namespace {
 
-// scan_line from `p` on, where [start of line, p) held no line end and
-// `ascii_end` is the first non-ASCII byte seen so far (nullptr: none).
+// Line ends and the first high byte from `p` on, [start of line, p) having
+// held no line end and its first byte >= 0x80, if any, at `ascii_end`
+// (nullptr: none). Sixteen bytes per step with SSE2.
 inline line_scan scan_line_rest(const char* p, const char* end, const char* ascii_end) noexcept {
 #if defined(__SSE2__)
-  // The same sixteen-byte loads serve both questions: movemask of the block
-  // itself gives the high bits.
   const __m128i cr = _mm_set1_epi8('\r');
   const __m128i lf = _mm_set1_epi8('\n');
   while (end - p >= 16) {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const auto eol_mask =
         static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, cr), _mm_cmpeq_epi8(block, lf))));
+    // movemask of the block itself gives the high bits: one load serves both.
     const auto high_mask = static_cast<unsigned>(_mm_movemask_epi8(block));
     if (eol_mask != 0) {
       const int at = __builtin_ctz(eol_mask);
@@ -64,9 +65,9 @@ inline line_scan scan_line_rest(const char* p, const char* end, const char* asci
 }
 
 #if defined(SSEC_SCAN_AVX2)
-// Thirty-two bytes per step; the last few go through the SSE2 loop.
-// Two loops: while all is ASCII, each block is checked for high bits too;
-// after the first high byte only line ends are looked for.
+// Thirty-two bytes per step; the last few go through the SSE2 loop. Two
+// loops: while all is ASCII each block is checked for high bits too; after
+// the first high byte only line ends are looked for.
 __attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const char* end) noexcept {
   const char* ascii_end = nullptr;
   const __m256i cr = _mm256_set1_epi8('\r');
@@ -81,7 +82,7 @@ __attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const ch
     const auto high_mask = static_cast<unsigned>(_mm256_movemask_epi8(block));
     if (eol_mask != 0) {
       const int at = __builtin_ctz(eol_mask);
-      const unsigned high_before_eol = high_mask & ((1u << at) - 1u);
+      const unsigned high_before_eol = high_mask & ((1u << at) - 1u);  // at <= 31: a defined shift
       return {p + at, high_before_eol != 0 ? p + __builtin_ctz(high_before_eol) : p + at};
     }
     if (high_mask != 0) {
@@ -106,21 +107,28 @@ line_scan scan_line_baseline(const char* p, const char* end) noexcept { return s
 
 using scan_function = line_scan (*)(const char*, const char*) noexcept;
 
-scan_function pick_scan_line() noexcept {
+line_scan scan_line_first_call(const char* p, const char* end) noexcept;
+
+// The implementation for this CPU. It starts as the resolver below, which
+// replaces itself on the first call: constant-initialized, so a static
+// initializer elsewhere may call scan_line() before this file's own run, and
+// the pointer written is the same whichever thread writes it first.
+std::atomic<scan_function> chosen_scan_line{scan_line_first_call};
+
+line_scan scan_line_first_call(const char* p, const char* end) noexcept {
+  scan_function chosen = scan_line_baseline;
 #if defined(SSEC_SCAN_AVX2)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) return scan_line_avx2;
+  if (__builtin_cpu_supports("avx2")) chosen = scan_line_avx2;
 #endif
-  return scan_line_baseline;
+  chosen_scan_line.store(chosen, std::memory_order_relaxed);
+  return chosen(p, end);
 }
 
 }  // namespace
 
 line_scan scan_line(const char* p, const char* end) noexcept {
-  // Chosen once, thread-safely, on first use (not at static initialization,
-  // which another translation unit's initializer could precede).
-  static const scan_function chosen = pick_scan_line();
-  return chosen(p, end);
+  return chosen_scan_line.load(std::memory_order_relaxed)(p, end);
 }
 
 }  // namespace sse::detail

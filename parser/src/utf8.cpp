@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sse/utf8.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -44,15 +45,26 @@ inline int sequence_at(const unsigned char* p, const unsigned char* end) noexcep
   return info.length;
 }
 
-// Skips the all-ASCII prefix: sixteen bytes at a time with SSE2 (landing on
-// the first high byte directly), else eight.
-const unsigned char* skip_ascii(const unsigned char* p, const unsigned char* end) noexcept {
+// Skips the ASCII bytes from `p` on, in the input [begin, end): sixteen at a
+// time with SSE2, landing on the first high byte directly, and a short tail
+// read as the input's last sixteen bytes when it has that many (the bits of
+// the bytes before `p` shifted out); else eight at a time.
+const unsigned char* skip_ascii(const unsigned char* begin, const unsigned char* p, const unsigned char* end) noexcept {
 #if defined(__SSE2__)
   while (end - p >= 16) {
     const int high = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     if (high != 0) return p + __builtin_ctz(static_cast<unsigned>(high));
     p += 16;
   }
+  if (p < end && end - begin >= 16) {
+    const unsigned char* last16 = end - 16;
+    const unsigned high =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(last16)))) >>
+        (p - last16);
+    return high != 0 ? p + __builtin_ctz(high) : end;
+  }
+#else
+  (void)begin;
 #endif
   while (end - p >= 8) {
     std::uint64_t word;
@@ -64,17 +76,32 @@ const unsigned char* skip_ascii(const unsigned char* p, const unsigned char* end
   return p;
 }
 
+// classify() as one load, for the validation fast path.
+constexpr std::array<lead_info, 256> lead_table = [] {
+  std::array<lead_info, 256> table{};
+  for (unsigned byte = 0; byte < 256; ++byte) table[byte] = classify(static_cast<unsigned char>(byte));
+  return table;
+}();
+
 }  // namespace
 
 bool is_valid(std::string_view bytes) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* begin = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* p = begin;
   const auto* end = p + bytes.size();
   for (;;) {
-    p = skip_ascii(p, end);
+    p = skip_ascii(begin, p, end);
     if (p == end) return true;
-    const int n = sequence_at(p, end);
-    if (n < 0) return false;
-    p += n;
+    // Non-ASCII characters come in runs (CJK, Cyrillic, accents): check them
+    // back to back. The same test as sequence_at() > 0, branch for branch.
+    do {
+      const lead_info info = lead_table[*p];
+      if (info.length == 0 || end - p < info.length) return false;
+      if (p[1] < info.second_lo || p[1] > info.second_hi) return false;
+      if (info.length > 2 && (p[2] & 0xC0) != 0x80) return false;
+      if (info.length > 3 && (p[3] & 0xC0) != 0x80) return false;
+      p += info.length;
+    } while (p != end && *p >= 0x80);
   }
 }
 
@@ -86,7 +113,7 @@ std::size_t append_repaired(std::string& out, std::string_view bytes) {
   const auto* run = p;  // start of the well-formed run not yet copied
   std::size_t replaced = 0;
   for (;;) {
-    p = skip_ascii(p, end);
+    p = skip_ascii(begin, p, end);
     if (p == end) break;
     const int n = sequence_at(p, end);
     if (n > 0) {

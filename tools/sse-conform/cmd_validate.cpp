@@ -2,6 +2,7 @@
 // `sse-conform validate`: a recorded stream against a dialect's producer rules
 // (spec/*.yaml). Findings and a summary; exit 1 on any MUST violation.
 #include <iostream>
+#include <optional>
 #include <variant>
 
 #include "commands.hpp"
@@ -16,6 +17,7 @@ struct validate_options {
   std::string dialect;
   bool json = false;
   std::vector<std::string> catalogs;
+  std::optional<std::string> content_type;
   sse::limits limits;
   std::string path = "-";
 };
@@ -67,7 +69,7 @@ int run_validate(const validate_options& opt) {
     std::cerr << "sse-conform validate: " << err->message << '\n';
     return exit_usage;
   }
-  const auto report = sse::dialect::validate_stream(*d, std::get<std::string>(input), opt.limits);
+  const auto report = sse::dialect::validate_stream(*d, std::get<std::string>(input), opt.limits, opt.content_type);
   if (opt.json) print_json(report);
   else print_text(opt.path == "-" ? "<stdin>" : opt.path, report);
   return report.conforming() ? exit_ok : exit_failure;
@@ -82,6 +84,7 @@ void add_validate_command(CLI::App& app, int& code) {
   cmd->add_option("--dialect", opt->dialect, "Dialect: chat, code, workflow or agent")->required();
   cmd->add_flag("--json", opt->json, "Print the findings as one JSON object (spec/FORMAT.md)");
   cmd->add_option("--catalog", opt->catalogs, "Catalog files to use instead of the built-in spec/ catalogs");
+  cmd->add_option("--content-type", opt->content_type, "The Content-Type the stream was served with, to check it too");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
   cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();

@@ -19,5 +19,8 @@ void add_parse_command(CLI::App& app, int& code);
 void add_adapter_command(CLI::App& app, int& code);
 void add_bench_command(CLI::App& app, int& code);
 void add_validate_command(CLI::App& app, int& code);
+void add_run_command(CLI::App& app, int& code);
+void add_check_command(CLI::App& app, int& code);
+void add_serve_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

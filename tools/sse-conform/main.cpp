@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
   ssec::cli::add_adapter_command(app, code);
   ssec::cli::add_bench_command(app, code);
   ssec::cli::add_validate_command(app, code);
+  ssec::cli::add_run_command(app, code);
+  ssec::cli::add_check_command(app, code);
+  ssec::cli::add_serve_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -113,6 +113,7 @@ std::string_view to_string(check_kind k) noexcept {
     case check_kind::last_frame: return "last_frame";
     case check_kind::at_most_once: return "at_most_once";
     case check_kind::followed_only_by: return "followed_only_by";
+    case check_kind::content_type: return "content_type";
   }
   return "unknown";
 }

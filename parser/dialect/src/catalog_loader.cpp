@@ -596,6 +596,7 @@ const check_grammar check_grammars[] = {
     {"last_frame", check_kind::last_frame, {"types"}, {"types"}},
     {"at_most_once", check_kind::at_most_once, {"types"}, {"types"}},
     {"followed_only_by", check_kind::followed_only_by, {"after", "allow"}, {"after", "allow"}},
+    {"content_type", check_kind::content_type, {"value"}, {"value"}},
 };
 
 std::optional<check_spec> parse_check(file_reader& r, const entry& at, const std::string& rule) {
@@ -708,6 +709,11 @@ std::optional<check_spec> parse_check(file_reader& r, const entry& at, const std
     case check_kind::followed_only_by:
       names("after", c.types, false);
       names("allow", c.allow, true);
+      break;
+    case check_kind::content_type:
+      name("value", c.value);
+      std::transform(c.value.begin(), c.value.end(), c.value.begin(),
+                     [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch; });
       break;
     default: break;
   }

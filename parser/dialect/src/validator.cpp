@@ -482,6 +482,22 @@ struct validator::impl {
     });
   }
 
+  // The media type essence: before any parameter, trimmed, lower case.
+  void on_content_type(std::string_view header) {
+    std::string_view essence = header.substr(0, header.find(';'));
+    while (!essence.empty() && (essence.front() == ' ' || essence.front() == '\t')) essence.remove_prefix(1);
+    while (!essence.empty() && (essence.back() == ' ' || essence.back() == '\t')) essence.remove_suffix(1);
+    std::string lower(essence);
+    for (auto& ch : lower) {
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    }
+    each(check_kind::content_type, [&](rule_state& s) {
+      if (lower != s.rule->check.value) {
+        report(s.rule, 0, 0, "Content-Type: " + s.rule->check.value, "Content-Type: " + excerpt(header));
+      }
+    });
+  }
+
   void finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
     // A frame cut off: the discarded tail holds a data line.
     bool cut = false;
@@ -520,6 +536,7 @@ validator& validator::operator=(validator&&) noexcept = default;
 
 void validator::on_frame(const event_view& ev, std::string_view block) { impl_->on_frame(ev, block); }
 void validator::on_diagnostic(const diagnostic& d) { impl_->on_diagnostic(d); }
+void validator::on_content_type(std::string_view header_value) { impl_->on_content_type(header_value); }
 void validator::finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
   impl_->finish(stream_size, tail_offset, tail);
 }
@@ -560,8 +577,10 @@ struct stream_checker {
 };
 }  // namespace
 
-validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim) {
+validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
+                                  std::optional<std::string_view> content_type) {
   stream_checker checker{decoder(d), validator(d), bytes, std::nullopt};
+  if (content_type) checker.val.on_content_type(*content_type);
   parser<stream_checker> p(checker, lim);
   const auto fed = p.feed(bytes);
   validation_report report;

@@ -3,6 +3,7 @@
 // Streams are written from the documents (chat:N, agent:N) and
 // spec/DECISIONS.md; a test checks that no catalog rule lacks a case.
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -84,6 +85,8 @@ struct rule_case {
   std::string keeps;                 // a conforming stream that exercises the rule
   std::string breaks;                // breaks `rule` and exactly the rules in `also`
   std::vector<std::string> also = {};
+  std::optional<std::string> keeps_content_type = {};   // the HTTP header, where the rule needs one
+  std::optional<std::string> breaks_content_type = {};
 };
 
 void PrintTo(const rule_case& c, std::ostream* os) { *os << c.rule << " (" << c.dialect << ")"; }
@@ -92,6 +95,7 @@ std::vector<rule_case> rule_cases() {
   const std::string invalid_utf8 = f("{\"type\":\"content\",\"text\":\"caf\xC3\"}");
   return {
       // --- chat / code / workflow -------------------------------------------------
+      {"CHAT-CONTENT-TYPE", "chat", chat_ok, chat_ok, {}, "text/event-stream; charset=utf-8", "text/plain"},
       {"CHAT-UTF8", "chat", chat_ok, chat_ok + invalid_utf8},
       {"CHAT-FRAME-TERMINATED", "chat", chat_ok, chat_ok + R"(data: {"type":"content","text":"cut")"},
       {"CHAT-TYPE-STRING", "chat", chat_ok, chat_ok + f(R"({"text":"no type"})")},
@@ -119,6 +123,7 @@ std::vector<rule_case> rule_cases() {
       {"WORKFLOW-RUNID-CONSTANT", "workflow", workflow_ok,
        f(R"({"type":"run_started","runId":"w1"})") + f(R"({"type":"run_completed","runId":"w2"})")},
       // --- agent ------------------------------------------------------------------
+      {"AGENT-CONTENT-TYPE", "agent", agent_ok, agent_ok, {}, "Text/Event-Stream", "application/json"},
       {"AGENT-UTF8", "agent", agent_ok, agent({f("{\"type\":\"message_chunk\",\"content\":\"caf\xC3\",\"runId\":\"r1\",\"stepId\":\"s1\"}")})},
       {"AGENT-FRAME-TERMINATED", "agent", agent_ok, agent_ok + R"(data: {"type":"message_chunk","content":"late")" "\n"},
       {"AGENT-FRAME-LF", "agent", agent_ok,
@@ -189,14 +194,14 @@ class producer_rule : public ::testing::TestWithParam<rule_case> {};
 
 TEST_P(producer_rule, stream_that_keeps_it_is_conforming) {
   const rule_case& c = GetParam();
-  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.keeps);
+  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.keeps, {}, c.keeps_content_type);
   EXPECT_TRUE(report.findings.empty()) << describe(report);
   EXPECT_TRUE(report.conforming());
 }
 
 TEST_P(producer_rule, stream_that_breaks_it_is_reported) {
   const rule_case& c = GetParam();
-  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.breaks);
+  const auto report = sse::dialect::validate_stream(dialect(c.dialect), c.breaks, {}, c.breaks_content_type);
   std::set<std::string> expected(c.also.begin(), c.also.end());
   expected.insert(c.rule);
   EXPECT_EQ(rules_broken(report), expected) << describe(report);
@@ -236,9 +241,9 @@ TEST(validator, code_profile_runs_the_chat_rules) {
     const auto* rule = sse::dialect::builtin_catalog().value->rule(c.rule);
     const bool applies = std::find(rule->dialects.begin(), rule->dialects.end(), "code") != rule->dialects.end();
     EXPECT_TRUE(applies) << c.rule;
-    const auto report = sse::dialect::validate_stream(dialect("code"), c.breaks);
+    const auto report = sse::dialect::validate_stream(dialect("code"), c.breaks, {}, c.breaks_content_type);
     EXPECT_TRUE(rules_broken(report).contains(c.rule)) << c.rule;
-    EXPECT_TRUE(sse::dialect::validate_stream(dialect("code"), c.keeps).findings.empty()) << c.rule;
+    EXPECT_TRUE(sse::dialect::validate_stream(dialect("code"), c.keeps, {}, c.keeps_content_type).findings.empty()) << c.rule;
   }
 }
 

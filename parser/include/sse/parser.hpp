@@ -70,16 +70,15 @@ namespace detail {
 /// First CR or LF in [p, end), or end. SSE2 where available.
 const char* find_line_end(const char* p, const char* end) noexcept;
 
-/// A line end found and, in the same pass, where its non-ASCII bytes are.
+/// A line end found and, in the same pass, how far its bytes are ASCII.
+/// (Two pointers: small enough to come back in registers.)
 struct line_scan {
-  const char* eol;            ///< First CR or LF in [p, end), or end.
-  const char* ascii_end;      ///< First byte >= 0x80 before eol, or eol when none.
-  const char* non_ascii_end;  ///< One past the last byte >= 0x80 before eol, or eol when none.
+  const char* eol;        ///< First CR or LF in [p, end), or end.
+  const char* ascii_end;  ///< First byte >= 0x80 before eol, or eol: [p, ascii_end) is ASCII.
 };
-/// find_line_end that also brackets the non-ASCII bytes: every byte of
-/// [p, eol) outside [ascii_end, non_ascii_end) is ASCII. UTF-8 validation then
-/// skips pure-ASCII lines (most of a typical stream) and the ASCII head and
-/// tail of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
+/// find_line_end that also finds the first non-ASCII byte, so UTF-8
+/// validation skips pure-ASCII lines (most of a typical stream) and the ASCII
+/// head of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
 line_scan scan_line(const char* p, const char* end) noexcept;
 }  // namespace detail
 
@@ -145,25 +144,18 @@ class parser {
     }
   }
 
-  // Where a value or line may hold non-ASCII bytes: [from, to) of it. The
-  // line scan proved every byte outside it ASCII, so only it needs checking.
-  struct non_ascii_span {
-    std::size_t from = 0;
-    std::size_t to = std::string_view::npos;
-  };
-
-  // Returns `raw` when it is valid UTF-8, else its repair in scratch_.
-  std::string_view repaired(std::string_view raw, std::uint64_t at, non_ascii_span span = {}) {
-    const std::size_t to = span.to < raw.size() ? span.to : raw.size();
-    if (span.from >= to || utf8::is_valid(raw.substr(span.from, to - span.from))) return raw;
+  // Returns `raw` when it is valid UTF-8, else its repair in scratch_. The
+  // first `ascii_prefix` bytes are known to be ASCII and are not checked again.
+  std::string_view repaired(std::string_view raw, std::uint64_t at, std::size_t ascii_prefix = 0) {
+    if (ascii_prefix >= raw.size() || utf8::is_valid(raw.substr(ascii_prefix))) return raw;
     scratch_.clear();
     utf8::append_repaired(scratch_, raw);
     report(diag::invalid_utf8, at, raw);
     return scratch_;
   }
 
-  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, non_ascii_span span);
-  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, non_ascii_span span);
+  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
+  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
   bool dispatch();
   void own_data();
 
@@ -172,7 +164,7 @@ class parser {
 
   std::string line_;  // the unterminated line carried over from earlier chunks
   std::uint64_t line_offset_ = 0;
-  non_ascii_span line_non_ascii_{0, 0};  // of line_; from == to when line_ is all ASCII
+  std::size_t line_ascii_prefix_ = 0;  // leading bytes of line_ known to be ASCII
   bool skip_lf_ = false;  // the previous chunk ended in CR: a leading LF belongs to it
   std::uint8_t bom_matched_ = 0;
   bool bom_done_ = false;
@@ -229,7 +221,7 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       // Not a BOM after all: the bytes held back start the first line.
       line_.assign(bom, bom_matched_);
       line_offset_ = 0;
-      line_non_ascii_ = {0, bom_matched_};
+      line_ascii_prefix_ = 0;
       bom_done_ = true;
     } else {
       return leave(p, errc::ok);
@@ -250,15 +242,10 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       fail(errc::line_too_long, line_offset_ + limits_.max_line);
       return leave(p + room, error_);
     }
-    if (scan.ascii_end != eol) {
-      const std::size_t base = line_.size();
-      const bool first_non_ascii = line_non_ascii_.from == line_non_ascii_.to;
-      if (first_non_ascii) line_non_ascii_.from = base + static_cast<std::size_t>(scan.ascii_end - p);
-      line_non_ascii_.to = base + static_cast<std::size_t>(scan.non_ascii_end - p);
-    }
+    if (line_ascii_prefix_ == line_.size()) line_ascii_prefix_ += static_cast<std::size_t>(scan.ascii_end - p);
     line_.append(p, static_cast<std::size_t>(eol - p));
     if (eol == end) return leave(end, errc::ok);
-    const bool ok = process_line(line_, line_offset_, false, line_non_ascii_);
+    const bool ok = process_line(line_, line_offset_, false, line_ascii_prefix_);
     line_.clear();
     p = eol + 1;
     if (*eol == '\r') {
@@ -274,21 +261,23 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
 
   // Lines wholly inside this chunk: zero copies.
   while (p < end) {
-    const detail::line_scan scan = detail::scan_line(p, end);
+    // A blank line (every other line of a typical stream) needs no scan.
+    const bool blank = *p == '\n' || *p == '\r';
+    const detail::line_scan scan = blank ? detail::line_scan{p, p} : detail::scan_line(p, end);
     const char* eol = scan.eol;
     if (static_cast<std::size_t>(eol - p) > limits_.max_line) {
       fail(errc::line_too_long, at(p) + limits_.max_line);
       return leave(p + limits_.max_line, error_);
     }
-    const non_ascii_span non_ascii{static_cast<std::size_t>(scan.ascii_end - p),
-                                   static_cast<std::size_t>(scan.non_ascii_end - p)};
+    const auto ascii_prefix = static_cast<std::size_t>(scan.ascii_end - p);
     if (eol == end) {
       line_offset_ = at(p);
-      line_non_ascii_ = non_ascii;
+      line_ascii_prefix_ = ascii_prefix;
       line_.assign(p, static_cast<std::size_t>(end - p));
       return leave(end, errc::ok);
     }
-    const bool ok = process_line(std::string_view(p, static_cast<std::size_t>(eol - p)), at(p), true, non_ascii);
+    const bool ok = blank ? dispatch()
+                          : process_line(std::string_view(p, static_cast<std::size_t>(eol - p)), at(p), true, ascii_prefix);
     p = eol + 1;
     if (*eol == '\r') {
       if (p == end) skip_lf_ = true;
@@ -324,7 +313,7 @@ template <visitor Visitor>
 void parser<Visitor>::reset() noexcept {
   line_.clear();
   line_offset_ = 0;
-  line_non_ascii_ = {0, 0};
+  line_ascii_prefix_ = 0;
   skip_lf_ = false;
   bom_matched_ = 0;
   bom_done_ = false;
@@ -347,11 +336,12 @@ void parser<Visitor>::reset() noexcept {
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 template <visitor Visitor>
 bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool line_outlives_call,
-                                   non_ascii_span span) {
-  // `span` (of the line) as seen from `part`, a piece of the line.
-  const auto span_in = [&](std::string_view part) -> non_ascii_span {
-    const auto offset = static_cast<std::size_t>(part.data() - line.data());
-    return {span.from > offset ? span.from - offset : 0, span.to > offset ? span.to - offset : 0};
+                                   std::size_t ascii_prefix) {
+  // How many leading bytes of `part` (a piece of `line`) the line scan already
+  // found to be ASCII.
+  const auto known_ascii = [&](std::string_view part) -> std::size_t {
+    const auto from = static_cast<std::size_t>(part.data() - line.data());
+    return ascii_prefix > from ? ascii_prefix - from : 0;
   };
   // "If the line is empty (a blank line): Dispatch the event."
   if (line.empty()) return dispatch();
@@ -359,7 +349,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
   if (line.front() == ':') {
     if constexpr (requires(Visitor& v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
       const std::string_view text = line.substr(1);
-      visitor_->on_comment(repaired(text, at, span_in(text)), at);
+      visitor_->on_comment(repaired(text, at, known_ascii(text)), at);
     }
     return true;
   }
@@ -381,9 +371,9 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   // Field names are compared byte for byte: case-sensitive, as the rules say.
-  if (name == "data") return append_data(value, at, line_outlives_call, span_in(value));
+  if (name == "data") return append_data(value, at, line_outlives_call, known_ascii(value));
   if (name == "event") {
-    event_type_.assign(repaired(value, at, span_in(value)));
+    event_type_.assign(repaired(value, at, known_ascii(value)));
     return true;
   }
   if (name == "id") {
@@ -391,7 +381,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
       report(diag::id_has_nul, at, value);
       return true;
     }
-    id_buffer_.assign(repaired(value, at, span_in(value)));
+    id_buffer_.assign(repaired(value, at, known_ascii(value)));
     id_dirty_ = true;
     return true;
   }
@@ -426,10 +416,10 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
 
 template <visitor Visitor>
 bool parser<Visitor>::append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call,
-                                  non_ascii_span span) {
+                                  std::size_t ascii_prefix) {
   // "Append the field value to the data buffer, then append a single U+000A
   // LINE FEED (LF) character to the data buffer."
-  const std::string_view value = repaired(raw, at, span);
+  const std::string_view value = repaired(raw, at, ascii_prefix);
   if (value.size() + 1 > limits_.max_event_data - data_size_) {
     return fail(errc::event_too_large, at);
   }

@@ -130,7 +130,7 @@ enum class check_kind : std::uint8_t {
   utf8, frame_terminated, lf_line_ends, single_data_line, data_only, data_space, json_object,
   object_has_type, known_type, field_required, field_type, key_casing, undeclared_field, unique_keys,
   forbidden_field, forbidden_type, refers, unique_value, constant_field, increasing, pair, pair_closed,
-  first_frame, last_frame, at_most_once, followed_only_by,
+  first_frame, last_frame, at_most_once, followed_only_by, content_type,
 };
 
 /// The catalog name of a check kind ("field_required").
@@ -155,6 +155,7 @@ struct check_spec {
   std::vector<std::string> close;  ///< pair, pair_closed.
   std::vector<std::string> during; ///< pair.
   std::string key;                 ///< pair, pair_closed: the pairing key, or empty (pair by count).
+  std::string value;               ///< content_type: the media type (essence), lower case.
 };
 
 struct rule_spec {

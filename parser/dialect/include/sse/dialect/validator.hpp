@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,10 @@ class validator {
   /// A wire diagnostic (invalid_utf8 feeds the utf8 check).
   void on_diagnostic(const diagnostic& d);
 
+  /// The HTTP response's Content-Type header value, when the caller has it
+  /// (a live endpoint); the content_type check runs only if this is called.
+  void on_content_type(std::string_view header_value);
+
   /// The stream ended. `tail` is the discarded unterminated part (from the
   /// discarded_at_eof diagnostic's offset to the end), or empty; `stream_size`
   /// is the byte count, the offset of end-of-stream findings.
@@ -78,8 +83,10 @@ struct validation_report {
   bool conforming() const noexcept { return must == 0 && wire_status == errc::ok; }
 };
 
-/// Decodes and validates a stream held in memory.
-validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim = {});
+/// Decodes and validates a stream held in memory; `content_type`, when given,
+/// is the HTTP Content-Type the stream came with (see on_content_type).
+validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim = {},
+                                  std::optional<std::string_view> content_type = std::nullopt);
 
 /// The bytes of the block starting at `offset` in `stream`, through its
 /// terminating blank line (or to the end when unterminated).

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// A helper for writing adapters in JavaScript (Node 18+): it speaks the
+// adapter protocol, version 1 (tools/docs/adapter-protocol.md), so that an
+// adapter only says how to parse one stream. Usage:
+//
+//   const { serve } = require('./lib/adapter.js');
+//   serve({
+//     name: 'my-parser', version: '1.2.3', layers: ['wire'],
+//     capabilities: ['bom', 'cr', 'retry'],        // omit: all of them
+//     // chunks: Uint8Array[] (the stream, as split); returns
+//     // { events: [{type, data, lastEventId}], retry: number | null }.
+//     // Throwing rejects the stream: the answer becomes {"id", "error"}.
+//     async parse(chunks, layer) { ... },
+//   });
+'use strict';
+
+const readline = require('node:readline');
+
+const PROTOCOL = 1;
+
+function answer(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+function errorAnswer(request, message) {
+  const out = {};
+  if (request && typeof request === 'object') {
+    if (request.op !== undefined && request.op !== 'parse') out.op = request.op;
+    if (request.id !== undefined) out.id = request.id;
+  }
+  out.error = message;
+  return out;
+}
+
+// The stream's chunks as bytes; null when a chunk is not base64 text.
+function decodeChunks(chunks) {
+  if (!Array.isArray(chunks)) return null;
+  const out = [];
+  for (const c of chunks) {
+    if (typeof c !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(c)) return null;
+    out.push(new Uint8Array(Buffer.from(c, 'base64')));
+  }
+  return out;
+}
+
+// A well-formed wire answer: every member a string, retry a number or null.
+function checkWire(result) {
+  if (!result || !Array.isArray(result.events)) throw new Error('adapter bug: parse() returned no events array');
+  return {
+    events: result.events.map((e) => ({ type: String(e.type), data: String(e.data), lastEventId: String(e.lastEventId) })),
+    retry: result.retry === undefined || result.retry === null ? null : Number(result.retry),
+  };
+}
+
+async function handle(spec, request) {
+  if (!request || typeof request !== 'object' || typeof request.op !== 'string') {
+    return errorAnswer(request, 'a request must be a JSON object with a string "op"');
+  }
+  if (request.op === 'hello') {
+    if (request.protocol !== PROTOCOL) return errorAnswer(request, 'unsupported protocol version; this adapter speaks 1');
+    const hello = { op: 'hello', protocol: PROTOCOL, name: spec.name, version: spec.version, layers: spec.layers };
+    if (spec.capabilities) hello.capabilities = spec.capabilities;
+    return hello;
+  }
+  if (request.op !== 'parse') return errorAnswer(request, `unknown op "${request.op}"`);
+  if (typeof request.id !== 'string' || typeof request.layer !== 'string') {
+    return errorAnswer(request, 'a parse request needs a string "id" and "layer"');
+  }
+  if (!spec.layers.includes(request.layer)) return errorAnswer(request, `layer "${request.layer}" is not supported`);
+  const chunks = decodeChunks(request.chunks);
+  if (!chunks) return errorAnswer(request, '"chunks" must be an array of base64 strings');
+  try {
+    const result = await spec.parse(chunks, request.layer);
+    if (request.layer === 'wire') return { id: request.id, ...checkWire(result) };
+    return { id: request.id, events: result.events };
+  } catch (err) {
+    // The implementation rejected (or choked on) the stream.
+    return errorAnswer(request, `${err && err.name ? err.name : 'Error'}: ${err && err.message ? err.message : String(err)}`);
+  }
+}
+
+async function serve(spec) {
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch {
+      answer({ error: 'request is not valid JSON' });
+      continue;
+    }
+    if (request && request.op === 'bye') break;
+    answer(await handle(spec, request));
+  }
+  process.exit(0);
+}
+
+// What an EventSource built on a parser reports as lastEventId: the WHATWG
+// "last event ID buffer" survives events and is set by every `id` field
+// (an empty value resets it). Parsers that report the id per event give it here.
+class LastEventId {
+  constructor() {
+    this.value = '';
+  }
+}
+
+module.exports = { serve, LastEventId };

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/harness/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "ssec/adapter_protocol.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::harness {
+
+namespace conf = ssec::conformance;
+using nlohmann::json;
+using steady = std::chrono::steady_clock;
+
+std::string case_path(const conf::test_case& c) {
+  return std::string(conf::to_string(c.layer)) + "/" + c.topic + "/" + c.id;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) noexcept {
+  // Iterative matcher: remember the last `*` and retry from one character further.
+  std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<const conf::test_case*> select_cases(const std::vector<conf::test_case>& all, const selection& s) {
+  const auto any_match = [](const std::vector<std::string>& globs, std::string_view text) {
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, text); });
+  };
+  std::vector<const conf::test_case*> out;
+  for (const auto& c : all) {
+    const std::string path = case_path(c);
+    if (!s.layers.empty() &&
+        std::find(s.layers.begin(), s.layers.end(), std::string(conf::to_string(c.layer))) == s.layers.end()) {
+      continue;
+    }
+    if (!s.run.empty() && !any_match(s.run, path)) continue;
+    if (any_match(s.skip, path)) continue;
+    if (!s.filter.empty() && !glob_match(s.filter, path) && !glob_match(s.filter, c.name) &&
+        std::none_of(c.tags.begin(), c.tags.end(), [&](const std::string& t) { return glob_match(s.filter, t); })) {
+      continue;
+    }
+    out.push_back(&c);
+  }
+  return out;
+}
+
+std::optional<conf::chunking> chunking_from_name(std::string_view name, std::string* why) {
+  const auto number = [](std::string_view digits) -> std::optional<std::uint64_t> {
+    std::uint64_t n = 0;
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    return n;
+  };
+  using kind = conf::chunking::kind;
+  if (name == "whole") return conf::chunking{kind::whole, 0};
+  if (name == "as-written") return conf::chunking{kind::as_written, 0};
+  if (name == "bytes") return conf::chunking{kind::bytes, 0};
+  if (name.starts_with("split@")) {
+    if (auto n = number(name.substr(6))) return conf::chunking{kind::split, *n};
+  } else if (name.starts_with("random(seed=") && name.ends_with(")")) {
+    if (auto n = number(name.substr(12, name.size() - 13))) return conf::chunking{kind::random, *n};
+  }
+  if (why) {
+    *why = "unknown chunking `" + std::string(name) +
+           "` (known: whole, as-written, bytes, split@N, random(seed=N), as the reports name them)";
+  }
+  return std::nullopt;
+}
+
+std::optional<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout, std::string* why) {
+  const auto fail = [&](std::string reason) -> std::optional<adapter_info> {
+    const std::string tail = proc.stderr_tail();
+    if (why) *why = reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail);
+    return std::nullopt;
+  };
+  const exchange ex = proc.exchange_line(dump_line(json{{"op", "hello"}, {"protocol", adapter_protocol_version}}), timeout);
+  switch (ex.status) {
+    case exchange_status::ok: break;
+    case exchange_status::timeout: return fail("the adapter did not answer hello: " + ex.detail);
+    case exchange_status::crashed: return fail("the adapter ended before answering hello: " + ex.detail);
+    case exchange_status::oversized: return fail("the adapter's hello answer is too long: " + ex.detail);
+    case exchange_status::not_running: return fail("the adapter could not be started: " + ex.detail);
+  }
+  const json j = json::parse(ex.line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return fail("the adapter's hello answer is not a JSON object: " + ex.line.substr(0, 200));
+  if (j.contains("error")) return fail("the adapter refused hello: " + j["error"].dump());
+  if (j.value("op", json()) != "hello") return fail("the adapter's hello answer has no \"op\":\"hello\": " + ex.line.substr(0, 200));
+  if (j.value("protocol", json()) != adapter_protocol_version) {
+    return fail("the adapter speaks protocol " + j.value("protocol", json()).dump() + ", not " + std::to_string(adapter_protocol_version));
+  }
+  adapter_info info;
+  if (!j.contains("name") || !j["name"].is_string()) return fail("the adapter's hello has no string \"name\"");
+  if (!j.contains("version") || !j["version"].is_string()) return fail("the adapter's hello has no string \"version\"");
+  info.name = j["name"];
+  info.version = j["version"];
+  if (!j.contains("layers") || !j["layers"].is_array()) return fail("the adapter's hello has no \"layers\" array");
+  for (const auto& l : j["layers"]) {
+    if (!l.is_string()) return fail("the adapter's \"layers\" holds a non-string: " + l.dump());
+    info.layers.push_back(l);
+  }
+  if (j.contains("capabilities")) {
+    if (!j["capabilities"].is_array()) return fail("the adapter's \"capabilities\" is not an array");
+    std::vector<std::string> caps;
+    for (const auto& cap : j["capabilities"]) {
+      if (!cap.is_string()) return fail("the adapter's \"capabilities\" holds a non-string: " + cap.dump());
+      caps.push_back(cap);
+    }
+    info.capabilities = std::move(caps);
+  }
+  return info;
+}
+
+std::string shell_quote(std::string_view s) {
+  std::string out = "'";
+  for (const char ch : s) {
+    if (ch == '\'') out += "'\\''";
+    else out.push_back(ch);
+  }
+  return out + "'";
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+// One worker's adapter: says hello again after every restart, because a
+// restarted process is a new protocol session.
+struct worker_adapter {
+  adapter_process proc;
+  const run_options& options;
+  worker_adapter(const run_options& o) : proc(o.impl, o.max_answer_bytes), options(o) {}
+
+  // Empty when ready, else why not.
+  std::string ready() {
+    if (proc.running()) return {};
+    std::string why;
+    if (!say_hello(proc, options.hello_timeout, &why)) {
+      proc.kill();
+      return "the restarted adapter did not say hello: " + why;
+    }
+    return {};
+  }
+};
+
+case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c) {
+  const run_options& o = adapter.options;
+  const auto started = steady::now();
+  case_result r;
+  r.c = &c;
+  r.path = case_path(c);
+  const std::string layer(conf::to_string(c.layer));
+  if (std::find(info.layers.begin(), info.layers.end(), layer) == info.layers.end()) {
+    r.outcome = outcome::skip;
+    r.reason = "the adapter does not implement layer " + layer;
+    return r;
+  }
+  if (c.layer != conf::layer::wire && !c.has_dialect_events) {
+    r.outcome = outcome::skip;
+    r.reason = "the case checks producer findings only; an adapter answers events";
+    return r;
+  }
+  if (const auto missing = missing_capabilities(c, info.capabilities); !missing.empty()) {
+    r.outcome = outcome::skip;
+    r.reason = "needs capability " + join(missing) + ", which the adapter does not list";
+    return r;
+  }
+  std::vector<conf::chunking> chunkings;
+  if (o.only_chunking) chunkings.push_back(*o.only_chunking);
+  else chunkings = conf::chunkings_for(c, o.plan);
+
+  std::optional<outcome> broke;  // error / timeout: the case ends at once
+  for (const auto& k : chunkings) {
+    const auto chunks = conf::chunks_of(c, k);
+    ++r.chunkings_run;
+    const auto detail = [&](std::string received, std::string first_difference) {
+      failure_detail d;
+      d.chunking = k.name();
+      d.chunk_count = chunks.size();
+      d.input = conf::describe_chunks(chunks);
+      if (c.layer == conf::layer::wire) d.expected = conf::format_log(conf::external_view(c.events));
+      d.received = std::move(received);
+      d.first_difference = std::move(first_difference);
+      d.reproduce = o.reproduce_prefix + " --run " + shell_quote(r.path) + " --chunking " + shell_quote(k.name());
+      return d;
+    };
+    if (std::string why = adapter.ready(); !why.empty()) {
+      broke = outcome::error;
+      r.reason = "the adapter could not be restarted";
+      r.failure = detail("(no answer)", why);
+      break;
+    }
+    parse_request req;
+    req.id = r.path;
+    req.layer = layer;
+    req.chunks.assign(chunks.begin(), chunks.end());
+    const exchange ex = adapter.proc.exchange_line(dump_line(to_json(req)), o.timeout);
+    if (ex.status != exchange_status::ok) {
+      broke = ex.status == exchange_status::timeout ? outcome::timeout : outcome::error;
+      switch (ex.status) {
+        case exchange_status::timeout: r.reason = "timed out: " + ex.detail; break;
+        case exchange_status::crashed: r.reason = "the adapter crashed: " + ex.detail; break;
+        case exchange_status::oversized: r.reason = "oversized answer: " + ex.detail; break;
+        default: r.reason = "the adapter could not be started: " + ex.detail; break;
+      }
+      r.failure = detail("(no answer)", r.reason);
+      r.failure->stderr_tail = adapter.proc.stderr_tail();
+      adapter.proc.kill();  // whatever state it is in, the next chunking gets a fresh one
+      break;
+    }
+    const decoded_answer answer = decode_answer(ex.line, req.id, c.layer == conf::layer::wire);
+    if (!answer.malformed.empty()) {
+      broke = outcome::error;
+      r.reason = "malformed answer: " + answer.malformed;
+      r.failure = detail(ex.line.substr(0, 2000), r.reason);
+      r.failure->stderr_tail = adapter.proc.stderr_tail();
+      adapter.proc.kill();  // its output may be out of step with our requests now
+      break;
+    }
+    if (auto m = compare_answer(c, answer)) {
+      ++r.chunkings_failed;
+      if (!r.failure) {
+        r.failure = detail(m->received, m->first_difference);
+        r.failure->expected = m->expected;
+      }
+    }
+  }
+  if (broke) {
+    r.outcome = *broke;
+  } else if (r.chunkings_failed > 0) {
+    r.outcome = mismatch_outcome(c.verdict, o.strict);
+    r.reason = std::to_string(r.chunkings_failed) + " of " + std::to_string(r.chunkings_run) +
+               " chunkings differ, first under " + r.failure->chunking;
+  }
+  r.seconds = std::chrono::duration<double>(steady::now() - started).count();
+  return r;
+}
+
+}  // namespace
+
+run_result run_cases(const std::vector<const conf::test_case*>& cases, const run_options& options,
+                     const progress_callback& progress) {
+  const auto started = steady::now();
+  run_result result;
+  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(cases.size(), 1))));
+  std::vector<std::unique_ptr<worker_adapter>> adapters;
+  adapters.push_back(std::make_unique<worker_adapter>(options));
+  std::string why;
+  const auto info = say_hello(adapters.front()->proc, options.hello_timeout, &why);
+  if (!info) {
+    adapters.front()->proc.kill();
+    result.setup_error = why;
+    return result;
+  }
+  result.adapter = *info;
+  for (unsigned i = 1; i < jobs; ++i) adapters.push_back(std::make_unique<worker_adapter>(options));
+
+  result.cases.resize(cases.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex report_mutex;
+  std::size_t done = 0;
+  const auto work = [&](worker_adapter& adapter) {
+    for (std::size_t i = next++; i < cases.size(); i = next++) {
+      case_result r = run_one(adapter, *info, *cases[i]);
+      const std::lock_guard lock(report_mutex);
+      result.cases[i] = std::move(r);
+      ++done;
+      if (progress) progress(done, cases.size(), result.cases[i]);
+    }
+    adapter.proc.stop();
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < jobs; ++i) threads.emplace_back(work, std::ref(*adapters[i]));
+  work(*adapters.front());
+  for (auto& t : threads) t.join();
+  result.seconds = std::chrono::duration<double>(steady::now() - started).count();
+  return result;
+}
+
+}  // namespace ssec::harness

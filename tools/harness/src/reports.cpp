@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/harness/reports.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ssec/harness/baseline.hpp"
+
+namespace ssec::harness {
+
+namespace conf = ssec::conformance;
+using ordered = nlohmann::ordered_json;
+
+int exit_status(const run_result& r, bool strict) {
+  if (!r.setup_error.empty()) return 2;
+  return std::any_of(r.cases.begin(), r.cases.end(), [&](const case_result& c) { return counts_as_failure(c, strict); })
+             ? 1
+             : 0;
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto u = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        // XML 1.0 forbids most C0 controls even as references: show them escaped.
+        if (u < 0x20 && ch != '\n' && ch != '\t') {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02X", u);
+          out += buf;
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A label for the result as reports show it: the outcome, or "expected-<outcome>" / "stale".
+std::string label(const case_result& r) {
+  if (r.stale) return "stale";
+  if (r.baselined) return "expected-" + std::string(to_string(r.outcome));
+  return std::string(to_string(r.outcome));
+}
+
+struct counts {
+  std::map<outcome, std::size_t> by_outcome;
+  std::size_t baselined = 0, stale = 0, total = 0;
+  void add(const case_result& r) {
+    ++by_outcome[r.outcome];
+    baselined += r.baselined;
+    stale += r.stale;
+    ++total;
+  }
+  std::size_t of(outcome o) const {
+    const auto it = by_outcome.find(o);
+    return it == by_outcome.end() ? 0 : it->second;
+  }
+};
+
+std::string summary_line(const counts& n) {
+  std::string s;
+  for (const outcome o : all_outcomes()) {
+    if (n.of(o) == 0) continue;
+    s += (s.empty() ? "" : ", ") + std::to_string(n.of(o)) + " " + std::string(to_string(o));
+  }
+  if (n.baselined) s += ", " + std::to_string(n.baselined) + " expected by the baseline";
+  if (n.stale) s += ", " + std::to_string(n.stale) + " stale baseline entries";
+  return s.empty() ? "no cases" : s;
+}
+
+const char* colour_of(outcome o) {
+  switch (o) {
+    case outcome::pass: return "\x1b[32m";
+    case outcome::fail:
+    case outcome::error:
+    case outcome::timeout: return "\x1b[31m";
+    case outcome::non_strict: return "\x1b[33m";
+    case outcome::informational:
+    case outcome::skip: return "\x1b[36m";
+  }
+  return "";
+}
+
+std::string indent(const std::string& text, const std::string& by) {
+  std::string out = by;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out.push_back(text[i]);
+    if (text[i] == '\n' && i + 1 < text.size()) out += by;
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_console(std::ostream& out, const run_result& r, const run_options& o, bool colour) {
+  const auto paint = [&](outcome oc, const std::string& text) {
+    return colour ? std::string(colour_of(oc)) + text + "\x1b[0m" : text;
+  };
+  out << "adapter: " << r.adapter.name << " " << r.adapter.version << " (" << o.impl << ")\n";
+  std::string layers;
+  for (const auto& l : r.adapter.layers) layers += (layers.empty() ? "" : ", ") + l;
+  out << "layers: " << layers << "\n\n";
+
+  for (const auto& c : r.cases) {
+    if (c.outcome == outcome::pass && !c.stale) continue;
+    if (c.outcome == outcome::skip) continue;
+    const bool full = c.outcome != outcome::informational || !c.failure;
+    out << paint(c.outcome, "[" + label(c) + "]") << " " << c.path << ": " << c.c->name << "\n";
+    out << "  " << c.c->where.to_string() << ", verdict " << conf::to_string(c.c->verdict) << "\n";
+    if (c.stale) {
+      out << "  listed in the baseline but passes now: remove it from the baseline\n\n";
+      continue;
+    }
+    out << "  " << c.reason << "\n";
+    if (c.failure && full) {
+      const auto& f = *c.failure;
+      out << "  chunking " << f.chunking << ", " << f.chunk_count << " chunks: " << f.input << "\n";
+      if (!f.expected.empty()) out << "  expected:\n" << indent(f.expected, "    ") << "\n";
+      out << "  received:\n" << indent(f.received, "    ") << "\n";
+      out << indent(f.first_difference, "  ") << "\n";
+      if (!f.stderr_tail.empty()) out << "  adapter stderr (tail):\n" << indent(f.stderr_tail, "    ") << "\n";
+    }
+    if (c.failure) out << "  reproduce: " << c.failure->reproduce << "\n";
+    out << "\n";
+  }
+
+  // Per layer, then per layer/tag.
+  std::map<std::string, counts> per_layer;
+  std::map<std::string, counts> per_tag;
+  counts all;
+  std::map<std::string, std::size_t> skip_reasons;
+  for (const auto& c : r.cases) {
+    const std::string layer(conf::to_string(c.c->layer));
+    per_layer[layer].add(c);
+    for (const auto& t : c.c->tags) per_tag[layer + "/" + t].add(c);
+    all.add(c);
+    if (c.outcome == outcome::skip) ++skip_reasons[c.reason];
+  }
+  const auto table = [&](const std::string& title, const std::map<std::string, counts>& rows) {
+    out << std::left << std::setw(36) << title;
+    for (const outcome oc : all_outcomes()) out << std::right << std::setw(8) << (oc == outcome::informational ? "info" : oc == outcome::non_strict ? "non-str" : std::string(to_string(oc)));
+    out << "\n";
+    for (const auto& [name, n] : rows) {
+      out << std::left << std::setw(36) << name;
+      for (const outcome oc : all_outcomes()) {
+        const std::string cell = n.of(oc) ? std::to_string(n.of(oc)) : ".";
+        std::ostringstream padded;
+        padded << std::right << std::setw(8) << cell;
+        out << (n.of(oc) && oc != outcome::pass ? paint(oc, padded.str()) : padded.str());
+      }
+      out << "\n";
+    }
+    out << "\n";
+  };
+  table("layer", per_layer);
+  table("layer/tag", per_tag);
+  for (const auto& [reason, n] : skip_reasons) out << "skipped " << n << ": " << reason << "\n";
+  if (!skip_reasons.empty()) out << "\n";
+  const int status = exit_status(r, o.strict);
+  std::ostringstream secs;
+  secs << std::fixed << std::setprecision(2) << r.seconds;
+  out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": " << all.total
+      << " cases: " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs << ")\n";
+}
+
+ordered to_json_report(const run_result& r, const run_options& o) {
+  ordered j;
+  j["format"] = "sse-conform-run";
+  j["format_version"] = report_format_version;
+  ordered adapter;
+  adapter["command"] = o.impl;
+  adapter["name"] = r.adapter.name;
+  adapter["version"] = r.adapter.version;
+  adapter["layers"] = r.adapter.layers;
+  adapter["capabilities"] = r.adapter.capabilities ? ordered(*r.adapter.capabilities) : ordered(nullptr);
+  j["adapter"] = adapter;
+  j["options"] = ordered{{"chunking", o.only_chunking ? o.only_chunking->name() : ""},
+                         {"timeout_ms", o.timeout.count()},
+                         {"jobs", o.jobs},
+                         {"strict", o.strict}};
+  j["setup_error"] = r.setup_error;
+  j["seconds"] = r.seconds;
+  j["exit"] = exit_status(r, o.strict);
+  counts all;
+  for (const auto& c : r.cases) all.add(c);
+  ordered totals;
+  totals["cases"] = all.total;
+  for (const outcome oc : all_outcomes()) totals[std::string(to_string(oc))] = all.of(oc);
+  totals["baselined"] = all.baselined;
+  totals["stale"] = all.stale;
+  j["totals"] = totals;
+  ordered cases = ordered::array();
+  for (const auto& c : r.cases) {
+    ordered e;
+    e["id"] = c.path;
+    e["case_id"] = c.c->id;
+    e["name"] = c.c->name;
+    e["file"] = c.c->where.file;
+    e["line"] = c.c->where.line;
+    e["layer"] = conf::to_string(c.c->layer);
+    e["topic"] = c.c->topic;
+    e["tags"] = c.c->tags;
+    e["verdict"] = conf::to_string(c.c->verdict);
+    e["outcome"] = to_string(c.outcome);
+    e["reason"] = c.reason;
+    e["baselined"] = c.baselined;
+    e["stale"] = c.stale;
+    e["chunkings_run"] = c.chunkings_run;
+    e["chunkings_failed"] = c.chunkings_failed;
+    e["seconds"] = c.seconds;
+    if (c.failure) {
+      const auto& f = *c.failure;
+      e["failure"] = ordered{{"chunking", f.chunking},
+                             {"chunk_count", f.chunk_count},
+                             {"input", f.input},
+                             {"expected", f.expected},
+                             {"received", f.received},
+                             {"first_difference", f.first_difference},
+                             {"stderr_tail", f.stderr_tail},
+                             {"reproduce", f.reproduce}};
+    }
+    cases.push_back(std::move(e));
+  }
+  j["cases"] = std::move(cases);
+  return j;
+}
+
+std::string to_junit(const run_result& r, const run_options& o) {
+  std::map<std::string, std::vector<const case_result*>> suites;
+  for (const auto& c : r.cases) suites[std::string(conf::to_string(c.c->layer))].push_back(&c);
+  std::ostringstream x;
+  const auto is_failure = [&](const case_result& c) {
+    return counts_as_failure(c, o.strict) && c.outcome != outcome::error && c.outcome != outcome::timeout;
+  };
+  const auto is_error = [&](const case_result& c) {
+    return !c.baselined && (c.outcome == outcome::error || c.outcome == outcome::timeout);
+  };
+  const auto is_skipped = [](const case_result& c) { return c.outcome == outcome::skip || c.baselined; };
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  std::size_t failures = 0, errors = 0, skipped = 0;
+  for (const auto& c : r.cases) {
+    failures += is_failure(c);
+    errors += is_error(c);
+    skipped += is_skipped(c);
+  }
+  x << "<testsuites name=\"sse-conform " << xml_escape(r.adapter.name) << "\" tests=\"" << r.cases.size()
+    << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\""
+    << r.seconds << "\">\n";
+  for (const auto& [layer, list] : suites) {
+    std::size_t f = 0, e = 0, s = 0;
+    double t = 0;
+    for (const auto* c : list) {
+      f += is_failure(*c);
+      e += is_error(*c);
+      s += is_skipped(*c);
+      t += c->seconds;
+    }
+    x << "  <testsuite name=\"" << xml_escape(layer) << "\" tests=\"" << list.size() << "\" failures=\"" << f
+      << "\" errors=\"" << e << "\" skipped=\"" << s << "\" time=\"" << t << "\">\n";
+    for (const auto* c : list) {
+      x << "    <testcase classname=\"" << xml_escape(layer + "." + c->c->topic) << "\" name=\""
+        << xml_escape(c->path + " " + c->c->name) << "\" file=\"" << xml_escape(c->c->where.file) << "\" line=\""
+        << c->c->where.line << "\" time=\"" << c->seconds << "\">\n";
+      std::string body;
+      if (c->failure) {
+        const auto& d = *c->failure;
+        body = "chunking " + d.chunking + ": " + d.input + "\nexpected:\n" + d.expected + "\nreceived:\n" + d.received +
+               "\n" + d.first_difference + (d.stderr_tail.empty() ? "" : "\nadapter stderr:\n" + d.stderr_tail) +
+               "\nreproduce: " + d.reproduce;
+      }
+      if (c->stale) {
+        x << "      <failure type=\"stale\" message=\"listed in the baseline but passes now\"/>\n";
+      } else if (is_skipped(*c)) {
+        x << "      <skipped message=\""
+          << xml_escape(c->baselined ? "expected " + std::string(to_string(c->outcome)) + " (baseline): " + c->reason
+                                     : c->reason)
+          << "\"/>\n";
+      } else if (is_error(*c)) {
+        x << "      <error type=\"" << to_string(c->outcome) << "\" message=\"" << xml_escape(c->reason) << "\">"
+          << xml_escape(body) << "</error>\n";
+      } else if (is_failure(*c)) {
+        x << "      <failure type=\"" << to_string(c->outcome) << "\" message=\"" << xml_escape(c->reason) << "\">"
+          << xml_escape(body) << "</failure>\n";
+      } else if (c->outcome != outcome::pass) {
+        x << "      <system-out>" << xml_escape(std::string(to_string(c->outcome)) + ": " + c->reason + "\n" + body)
+          << "</system-out>\n";
+      }
+      x << "    </testcase>\n";
+    }
+    x << "  </testsuite>\n";
+  }
+  x << "</testsuites>\n";
+  return x.str();
+}
+
+std::string to_html(const run_result& r, const run_options& o) {
+  counts all;
+  for (const auto& c : r.cases) all.add(c);
+  std::ostringstream h;
+  h << R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>sse-conform: )"
+    << xml_escape(r.adapter.name) << R"(</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all}
+.o{font-weight:bold}.pass .o{color:#080}.fail .o,.error .o,.timeout .o,.stale .o{color:#c00}
+.non-strict .o{color:#b60}.informational .o,.skip .o{color:#068}label{margin-right:1em}
+</style></head><body>
+<h1>sse-conform run: )"
+    << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>command <code>" << xml_escape(o.impl)
+    << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; "
+    << std::fixed << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o.strict) << "</p>\n<p>Show: ";
+  for (const outcome oc : all_outcomes()) {
+    const std::string n(to_string(oc));
+    h << "<label><input type=\"checkbox\" class=\"f\" value=\"" << n << "\"" << (oc == outcome::pass ? "" : " checked")
+      << "> " << n << " (" << all.of(oc) << ")</label>";
+  }
+  h << "</p>\n<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / detail</th></tr></thead><tbody>\n";
+  for (const auto& c : r.cases) {
+    h << "<tr id=\"" << xml_escape(c.path) << "\" class=\"" << to_string(c.outcome) << (c.stale ? " stale" : "")
+      << "\" data-o=\"" << to_string(c.outcome) << "\"><td><a href=\"#" << xml_escape(c.path) << "\">"
+      << xml_escape(c.path) << "</a></td><td class=\"o\">" << xml_escape(label(c)) << "</td><td>"
+      << conf::to_string(c.c->verdict) << "</td><td>" << xml_escape(c.c->name) << " <small>("
+      << xml_escape(c.c->where.to_string()) << ")</small>";
+    if (!c.reason.empty()) h << "<br>" << xml_escape(c.reason);
+    if (c.failure) {
+      const auto& f = *c.failure;
+      h << "<details><summary>detail (chunking " << xml_escape(f.chunking) << ")</summary>"
+        << "<b>input</b><pre>" << xml_escape(f.input) << "</pre><b>expected</b><pre>" << xml_escape(f.expected)
+        << "</pre><b>received</b><pre>" << xml_escape(f.received) << "</pre><b>first difference</b><pre>"
+        << xml_escape(f.first_difference) << "</pre>";
+      if (!f.stderr_tail.empty()) h << "<b>adapter stderr</b><pre>" << xml_escape(f.stderr_tail) << "</pre>";
+      h << "<b>reproduce</b><pre>" << xml_escape(f.reproduce) << "</pre></details>";
+    }
+    h << "</td></tr>\n";
+  }
+  h << R"(</tbody></table>
+<script>
+function apply(){var on={};document.querySelectorAll('.f').forEach(function(b){on[b.value]=b.checked});
+document.querySelectorAll('tbody tr').forEach(function(t){t.style.display=on[t.dataset.o]||location.hash==='#'+t.id?'':'none'})}
+document.querySelectorAll('.f').forEach(function(b){b.addEventListener('change',apply)});apply();
+</script></body></html>
+)";
+  return h.str();
+}
+
+std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix) {
+  // rows: "wire" (all), then "wire/<tag>"; cell: pass / graded.
+  std::set<std::string> layers;
+  std::set<std::string> tags;
+  std::vector<std::map<std::string, std::pair<std::size_t, std::size_t>>> cells(reports.size());
+  for (std::size_t a = 0; a < reports.size(); ++a) {
+    for (const auto& c : reports[a].value("cases", nlohmann::json::array())) {
+      const std::string layer = c.value("layer", "");
+      const std::string oc = c.value("outcome", "");
+      layers.insert(layer);
+      std::vector<std::string> keys{layer};
+      for (const auto& t : c.value("tags", nlohmann::json::array())) {
+        keys.push_back(layer + "/" + t.get<std::string>());
+        tags.insert(layer + "/" + t.get<std::string>());
+      }
+      for (const auto& k : keys) {
+        auto& cell = cells[a][k];
+        if (oc == "skip") continue;
+        ++cell.second;
+        cell.first += oc == "pass";
+      }
+    }
+  }
+  std::ostringstream m;
+  m << "| layer / tag |";
+  for (const auto& r : reports) {
+    m << " " << r["adapter"].value("name", "?") << " " << r["adapter"].value("version", "") << " |";
+  }
+  m << "\n|---|";
+  for (std::size_t a = 0; a < reports.size(); ++a) m << "---|";
+  m << "\n";
+  const auto row = [&](const std::string& key, bool bold) {
+    m << "| " << (bold ? "**" + key + "**" : key) << " |";
+    for (std::size_t a = 0; a < reports.size(); ++a) {
+      const auto it = cells[a].find(key);
+      if (it == cells[a].end() || it->second.second == 0) m << " n/a |";
+      else m << " " << it->second.first << "/" << it->second.second << " |";
+    }
+    m << "\n";
+  };
+  for (const auto& l : layers) {
+    row(l, true);
+    for (const auto& t : tags) {
+      if (t.starts_with(l + "/")) row(t, false);
+    }
+  }
+  m << "\n";
+  for (const auto& r : reports) {
+    std::string list;
+    std::size_t n = 0;
+    for (const auto& c : r.value("cases", nlohmann::json::array())) {
+      const std::string oc = c.value("outcome", "");
+      if (oc == "pass" || oc == "skip") continue;
+      ++n;
+      list += (list.empty() ? "" : ", ") + std::string("[") + c.value("id", "") + "](" + link_prefix +
+              c.value("file", "") + "#L" + std::to_string(c.value("line", 0)) + ")" + (oc == "fail" ? "" : " (" + oc + ")");
+    }
+    m << "- " << r["adapter"].value("name", "?") << ": " << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list)
+      << "\n";
+  }
+  return m.str();
+}
+
+}  // namespace ssec::harness

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform serve` (tools/docs/serve.md): the conformance cases over real
+// HTTP, each written chunk as its own write, with fault injection selected by
+// query parameters, and a browser page that runs the browser's own
+// EventSource against the cases and posts what it saw back.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ssec/conformance/case.hpp"
+#include "ssec/http_server.hpp"
+
+namespace ssec::live {
+
+/// A stream to serve besides the cases (`/stream/<name>`): bytes and the
+/// sizes of the writes (empty: one write).
+struct served_stream {
+  std::string name;
+  std::string bytes;
+  std::vector<std::size_t> chunks;
+};
+
+/// One row of the conformance matrix from a browser run.
+struct browser_row {
+  std::string impl;     ///< "browser:" + a short user-agent name.
+  std::string case_name;
+  std::string status;   ///< PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, TIMEOUT or SKIPPED.
+  std::string detail;   ///< The difference, for FAIL/IMPL_DIFFER.
+};
+
+/// Limits every fault respects, so a served fault never outlives its test.
+struct serve_limits {
+  double max_stall_s = 600;                   ///< Longest stall.
+  std::uint64_t max_endless_bytes = 1ull << 30;  ///< The endless line stops here (or when the client leaves).
+  int max_delay_ms = 60000;                   ///< Cap on delay_ms and drip_ms.
+};
+
+/// The serve handlers over an ssec::http::server. Thread-safe.
+class case_server {
+ public:
+  /// Serves `cases` at /case/<test_name> and `streams` at /stream/<name> on
+  /// address:port (0 = any free port). Check ok().
+  case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams, std::string address = "127.0.0.1",
+              std::uint16_t port = 0, serve_limits limits = {});
+  ~case_server();
+
+  bool ok() const noexcept;
+  std::string error() const;
+  std::string base_url() const;
+  void stop();
+
+  /// Browser results posted to /results so far, graded against the cases.
+  std::vector<browser_row> browser_rows() const;
+  /// Waits until a browser posted its results (true) or `timeout` passed.
+  bool wait_for_browser(std::chrono::milliseconds timeout) const;
+
+ private:
+  struct state;
+  std::shared_ptr<state> state_;
+  std::unique_ptr<http::server> server_;
+};
+
+/// The rows as the matrix's line format: "impl  case  STATUS" per line.
+std::string matrix_lines(const std::vector<browser_row>& rows);
+
+/// Grades what a browser's EventSource saw for one case (events as the
+/// browser reported them; `error` when it failed the connection) against the
+/// case's expectation. Cases whose expectation a browser cannot show (a
+/// `retry` value) are SKIPPED.
+browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen);
+
+}  // namespace ssec::live

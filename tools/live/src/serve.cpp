@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/live/serve.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "browser_page.hpp"
+#include "ssec/conformance/log.hpp"
+
+namespace ssec::live {
+
+struct case_server::state {
+  std::vector<conformance::test_case> cases;
+  std::vector<served_stream> streams;
+  serve_limits limits;
+  http::server* server = nullptr;
+  mutable std::mutex mutex;
+  mutable std::condition_variable posted;
+  std::vector<browser_row> rows;
+  bool browser_done = false;
+
+  bool stopping() const { return server != nullptr && server->stopping(); }
+  // Sleeps in short steps so a stopping server is never held up.
+  void sleep_for(double seconds) const {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (!stopping() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+};
+
+namespace {
+
+std::string query(const http::request& req, const std::string& key, std::string fallback = {}) {
+  const auto it = req.query.find(key);
+  return it == req.query.end() ? fallback : it->second;
+}
+
+long number(const http::request& req, const std::string& key, long fallback) {
+  const std::string v = query(req, key);
+  if (v.empty()) return fallback;
+  try {
+    return std::stol(v);
+  } catch (...) {
+    return fallback;
+  }
+}
+
+// The event types named in a stream's `event:` lines, so the browser page
+// can listen for them (EventSource delivers named types only to listeners).
+std::vector<std::string> event_types(std::string_view bytes) {
+  std::vector<std::string> types;
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    std::size_t end = bytes.find_first_of("\r\n", i);
+    if (end == std::string_view::npos) end = bytes.size();
+    std::string_view line = bytes.substr(i, end - i);
+    if (line.starts_with("event:")) {
+      line.remove_prefix(6);
+      if (line.starts_with(' ')) line.remove_prefix(1);
+      if (std::find(types.begin(), types.end(), line) == types.end()) types.emplace_back(line);
+    }
+    i = end + 1;
+  }
+  return types;
+}
+
+// Where "reset=mid" breaks the stream: inside the last frame, so the client
+// sees a frame cut short.
+std::size_t mid_frame_offset(std::string_view bytes) {
+  if (bytes.size() < 2) return 0;
+  const std::string_view body = bytes.substr(0, bytes.size() - 2);
+  const auto last_blank = body.rfind("\n\n");
+  const std::size_t start = last_blank == std::string_view::npos ? 0 : last_blank + 2;
+  return std::min(bytes.size() - 1, start + std::max<std::size_t>(1, (bytes.size() - start) / 2));
+}
+
+// Gzip with a flush per write, so each chunk still reaches the client as it is written.
+class gzip_writer {
+ public:
+  gzip_writer() { ok_ = deflateInit2(&z_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK; }
+  ~gzip_writer() {
+    if (ok_) deflateEnd(&z_);
+  }
+  gzip_writer(const gzip_writer&) = delete;
+  gzip_writer& operator=(const gzip_writer&) = delete;
+  std::string compress(std::string_view in, bool last) {
+    std::string out;
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z_.avail_in = static_cast<uInt>(in.size());
+    char buf[16384];
+    int rc = Z_OK;
+    do {
+      z_.next_out = reinterpret_cast<Bytef*>(buf);
+      z_.avail_out = sizeof buf;
+      rc = deflate(&z_, last ? Z_FINISH : Z_SYNC_FLUSH);
+      out.append(buf, sizeof buf - z_.avail_out);
+    } while (z_.avail_out == 0 || (last && rc == Z_OK));
+    return out;
+  }
+
+ private:
+  z_stream z_{};
+  bool ok_ = false;
+};
+
+void serve_stream(const case_server::state& st, const http::request& req, http::response& res, std::string_view bytes,
+                  std::vector<std::size_t> chunks) {
+  if (chunks.empty()) chunks.push_back(bytes.size());
+  const int max_delay = st.limits.max_delay_ms;
+  // HTTP-level faults first: they replace the stream.
+  if (const long status = number(req, "status", 0); status >= 100 && status <= 599) {
+    res.send(static_cast<int>(status), "text/plain", "sse-conform serve: injected status " + std::to_string(status) + "\n");
+    return;
+  }
+  if (query(req, "redirect") == "1") {
+    std::string target = req.path + "?";
+    for (const auto& [k, v] : req.query) {
+      if (k != "redirect") target += k + "=" + v + "&";
+    }
+    target.pop_back();
+    res.start(302, {{"Location", target}, {"Content-Length", "0"}});
+    return;
+  }
+  const std::string content_type = query(req, "content_type", "text/event-stream; charset=utf-8");
+  const bool gzip = query(req, "gzip") == "1";
+  std::vector<std::pair<std::string, std::string>> headers{{"Content-Type", content_type}, {"Cache-Control", "no-cache"}};
+  if (gzip) headers.emplace_back("Content-Encoding", "gzip");
+  if (!res.start(200, headers)) return;
+
+  if (query(req, "endless") == "1") {
+    // One line that never ends: "data: xxxx..." until the client leaves.
+    const std::string block(64 * 1024, 'x');
+    if (!res.write("data: ")) return;
+    std::uint64_t sent = 6;
+    while (!st.stopping() && sent < st.limits.max_endless_bytes && res.write(block)) sent += block.size();
+    return;
+  }
+
+  gzip_writer zip;
+  const auto send = [&](std::string_view piece, bool last) {
+    if (!gzip) return piece.empty() || res.write(piece);
+    const std::string z = zip.compress(piece, last);
+    return z.empty() || res.write(z);
+  };
+
+  // Where to break (reset) or fall silent (stall).
+  std::size_t reset_at = bytes.size() + 1;
+  if (const std::string r = query(req, "reset"); !r.empty()) {
+    reset_at = r == "mid" ? mid_frame_offset(bytes) : static_cast<std::size_t>(std::max(0L, number(req, "reset", 0)));
+  }
+  const double stall_s = std::min<double>(st.limits.max_stall_s, static_cast<double>(number(req, "stall", 0)));
+  const std::size_t stall_at = static_cast<std::size_t>(std::max(0L, number(req, "stall_at", static_cast<long>(bytes.size()))));
+  const long drip_ms = std::min<long>(max_delay, number(req, "drip_ms", 0));
+  const long delay_ms = std::min<long>(max_delay, number(req, "delay_ms", 0));
+
+  // Split the written chunks further at the reset and stall points, and into
+  // single bytes for a slow drip.
+  std::size_t pos = 0;
+  bool stalled = false;
+  for (std::size_t c = 0; c < chunks.size() && pos < bytes.size(); ++c) {
+    std::size_t left = std::min(chunks[c], bytes.size() - pos);
+    while (left > 0) {
+      std::size_t take = drip_ms > 0 ? 1 : left;
+      if (pos < reset_at && pos + take > reset_at) take = reset_at - pos;
+      if (stall_s > 0 && !stalled && pos < stall_at && pos + take > stall_at) take = stall_at - pos;
+      if (take > 0) {
+        if (!send(bytes.substr(pos, take), false)) return;
+        pos += take;
+        left -= take;
+      }
+      if (pos == reset_at) {
+        res.reset_connection();
+        return;
+      }
+      if (stall_s > 0 && !stalled && pos == stall_at) {
+        stalled = true;
+        st.sleep_for(stall_s);
+      }
+      if (drip_ms > 0) st.sleep_for(static_cast<double>(drip_ms) / 1000);
+      if (st.stopping()) return;
+    }
+    if (delay_ms > 0 && c + 1 < chunks.size()) st.sleep_for(static_cast<double>(delay_ms) / 1000);
+  }
+  if (pos == reset_at) {
+    res.reset_connection();
+    return;
+  }
+  if (stall_s > 0 && !stalled) st.sleep_for(stall_s);
+  // A slow drip that never ends: one heartbeat byte at a time.
+  if (drip_ms > 0 && query(req, "forever") == "1") {
+    static constexpr std::string_view beat = ":\n";
+    for (std::size_t i = 0; !st.stopping(); ++i) {
+      if (!send(beat.substr(i % 2, 1), false)) return;
+      st.sleep_for(static_cast<double>(drip_ms) / 1000);
+    }
+  }
+  if (gzip) send({}, true);
+}
+
+nlohmann::json case_list(const case_server::state& st) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& c : st.cases) {
+    list.push_back({{"name", c.test_name()}, {"url", "/case/" + c.test_name()}, {"types", event_types(c.input)}});
+  }
+  return list;
+}
+
+void handle(case_server::state& st, const http::request& req, http::response& res) {
+  if (req.method == "GET" && (req.path == "/" || req.path == "/index.html")) {
+    std::string page = "<!doctype html><title>sse-conform serve</title><h1>sse-conform serve</h1>"
+                       "<p><a href=\"/browser\">run the cases in this browser</a> · <a href=\"/cases.json\">cases.json</a></p><ul>";
+    for (const auto& c : st.cases) page += "<li><a href=\"/case/" + c.test_name() + "\">" + c.test_name() + "</a></li>";
+    res.send(200, "text/html; charset=utf-8", page + "</ul>");
+    return;
+  }
+  if (req.method == "GET" && req.path == "/browser") {
+    res.send(200, "text/html; charset=utf-8", detail::browser_page);
+    return;
+  }
+  if (req.method == "GET" && req.path == "/cases.json") {
+    res.send(200, "application/json", case_list(st).dump());
+    return;
+  }
+  if (req.method == "POST" && req.path == "/results") {
+    const auto body = nlohmann::json::parse(req.body, nullptr, false);
+    std::vector<browser_row> rows;
+    if (body.is_object() && body.contains("results") && body["results"].is_array()) {
+      const std::string ua = body.value("user_agent", std::string("unknown"));
+      const std::string impl = ua.find("Chrome") != std::string::npos    ? "browser:chromium"
+                               : ua.find("Firefox") != std::string::npos ? "browser:firefox"
+                               : ua.find("Safari") != std::string::npos  ? "browser:safari"
+                                                                         : "browser:other";
+      for (const auto& r : body["results"]) {
+        const std::string name = r.is_object() ? r.value("name", std::string()) : std::string();
+        const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return tc.test_name() == name; });
+        if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
+      }
+    }
+    {
+      std::lock_guard lock(st.mutex);
+      st.rows.insert(st.rows.end(), rows.begin(), rows.end());
+      st.browser_done = true;
+    }
+    st.posted.notify_all();
+    res.send(200, "application/json", nlohmann::json{{"graded", rows.size()}}.dump());
+    return;
+  }
+  if (req.method == "GET" && req.path.starts_with("/case/")) {
+    const std::string name = req.path.substr(6);
+    for (const auto& c : st.cases) {
+      if (c.test_name() == name) return serve_stream(st, req, res, c.input, c.written_chunks);
+    }
+  }
+  if (req.method == "GET" && req.path.starts_with("/stream/")) {
+    const std::string name = req.path.substr(8);
+    for (const auto& s : st.streams) {
+      if (s.name == name) return serve_stream(st, req, res, s.bytes, s.chunks);
+    }
+  }
+  res.send(404, "text/plain", "sse-conform serve: no such case or stream: " + req.path + "\n");
+}
+
+}  // namespace
+
+browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen) {
+  browser_row row{impl, c.test_name(), "PASS", {}};
+  const auto needs = conformance::required_capabilities(c);
+  if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
+    row.status = "SKIPPED";
+    row.detail = "a browser does not expose the reconnection time";
+    return row;
+  }
+  const std::string status = seen.value("status", std::string());
+  if (status == "timeout") {
+    row.status = "TIMEOUT";
+    return row;
+  }
+  conformance::external_result got;
+  if (status == "failed") got.error = "the browser failed the connection";
+  if (seen.contains("events") && seen["events"].is_array()) {
+    for (const auto& e : seen["events"]) {
+      if (!e.is_object()) continue;
+      got.events.emplace_back(e.value("type", std::string()), e.value("data", std::string()), e.value("lastEventId", std::string()));
+    }
+  }
+  const auto diff = conformance::compare_external(c.events, got);
+  const bool impl_case = c.verdict == conformance::verdict::impl;
+  if (!diff) {
+    row.status = impl_case ? "IMPL_ACCEPT" : "PASS";
+  } else {
+    row.status = impl_case ? "IMPL_DIFFER" : "FAIL";
+    row.detail = "expected " + diff->expected_line + ", got " + diff->got_line;
+  }
+  return row;
+}
+
+std::string matrix_lines(const std::vector<browser_row>& rows) {
+  std::string out;
+  for (const auto& r : rows) out += r.impl + "  " + r.case_name + "  " + r.status + "\n";
+  return out;
+}
+
+case_server::case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams, std::string address,
+                         std::uint16_t port, serve_limits limits)
+    : state_(std::make_shared<state>()) {
+  state_->cases = std::move(cases);
+  state_->streams = std::move(streams);
+  state_->limits = limits;
+  auto st = state_;
+  server_ = std::make_unique<http::server>([st](const http::request& req, http::response& res) { handle(*st, req, res); },
+                                           std::move(address), port);
+  state_->server = server_.get();
+}
+
+case_server::~case_server() { stop(); }
+bool case_server::ok() const noexcept { return server_->ok(); }
+std::string case_server::error() const { return server_->error(); }
+std::string case_server::base_url() const { return server_->base_url(); }
+void case_server::stop() { server_->stop(); }
+
+std::vector<browser_row> case_server::browser_rows() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->rows;
+}
+
+bool case_server::wait_for_browser(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(state_->mutex);
+  return state_->posted.wait_for(lock, timeout, [&] { return state_->browser_done; });
+}
+
+}  // namespace ssec::live

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+// check and serve against real local servers (127.0.0.1 only): the project's
+// own case server with fault injection, the check engine reading it through
+// libcurl, and (when Debian's chromium is installed) a headless browser
+// running the serve page. Every exchange is bounded by timeouts.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "sse/dialect/validator.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/live/capture.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/live/serve.hpp"
+
+namespace {
+
+using ssec::live::capture;
+using ssec::live::check_report;
+
+// The agent-service document's own example frames (agent-service.txt, "Wire
+// format"), with a step so stepId-bearing events appear.
+const std::string good_agent =
+    "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+    "data: {\"type\":\"step_started\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    ": heartbeat\n\n"
+    "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n"
+    "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n";
+
+// Broken twice: a message_chunk without runId ("present on every emitted
+// event", agent-service.txt) and no terminal done ("The terminal frame is
+// always {"type":"done", ...}").
+const std::string bad_agent =
+    "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+    "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n";
+
+std::vector<std::size_t> frame_chunks(const std::string& s) {
+  std::vector<std::size_t> sizes;
+  std::size_t start = 0;
+  for (auto at = s.find("\n\n"); at != std::string::npos; at = s.find("\n\n", start)) {
+    sizes.push_back(at + 2 - start);
+    start = at + 2;
+  }
+  if (start < s.size()) sizes.push_back(s.size() - start);
+  return sizes;
+}
+
+class live_server : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<ssec::live::case_server>(
+        std::vector<ssec::conformance::test_case>{},
+        std::vector<ssec::live::served_stream>{{"good", good_agent, frame_chunks(good_agent)},
+                                               {"bad", bad_agent, frame_chunks(bad_agent)}},
+        "127.0.0.1", 0, ssec::live::serve_limits{5, 64ull << 20, 2000});
+    ASSERT_TRUE(server_->ok()) << server_->error();
+  }
+  capture get(const std::string& path, double timeout_s = 5, double idle_s = 5, std::uint64_t max_bytes = 1 << 20) {
+    ssec::http::stream_request req;
+    req.url = server_->base_url() + path;
+    req.timeout_s = timeout_s;
+    req.idle_timeout_s = idle_s;
+    req.max_bytes = max_bytes;
+    return ssec::live::fetch(req, 0);
+  }
+  check_report check(const capture& c) {
+    ssec::live::check_options opt;
+    opt.dialect = sse::dialect::builtin_dialect("agent");
+    EXPECT_NE(opt.dialect, nullptr);
+    return ssec::live::analyze(c, opt);
+  }
+  static bool has(const check_report& r, const std::string& rule) {
+    for (const auto& f : r.findings) {
+      if (f.rule == rule) return true;
+    }
+    return false;
+  }
+  static const ssec::live::check_finding* find(const check_report& r, const std::string& rule) {
+    for (const auto& f : r.findings) {
+      if (f.rule == rule) return &f;
+    }
+    return nullptr;
+  }
+  std::unique_ptr<ssec::live::case_server> server_;
+};
+
+TEST_F(live_server, conforming_stream_passes) {
+  const auto c = get("/stream/good");
+  const auto r = check(c);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.end, "complete");
+  EXPECT_EQ(r.bytes, good_agent.size());
+  EXPECT_EQ(r.events, 6u);
+  EXPECT_EQ(r.comments, 1u);
+  EXPECT_EQ(r.must, 0u) << ssec::live::to_text(r);
+  EXPECT_TRUE(r.conforming());
+  EXPECT_TRUE(r.chunking_invariant);
+  EXPECT_GE(r.chunkings_tried, 18u);  // as received, byte by byte, 16 seeds
+  EXPECT_GE(r.timing.first_event, r.timing.first_byte);
+}
+
+TEST_F(live_server, broken_rules_are_reported_with_rule_frame_and_offset) {
+  const auto r = check(get("/stream/bad"));
+  const auto* runid = find(r, "AGENT-RUNID-PRESENT");
+  ASSERT_NE(runid, nullptr) << ssec::live::to_text(r);
+  EXPECT_EQ(runid->severity, "must");
+  ASSERT_TRUE(runid->frame.has_value());
+  EXPECT_EQ(*runid->frame, 1u);
+  EXPECT_EQ(runid->offset, bad_agent.find("data: {\"type\":\"message_chunk\""));
+  const auto* done = find(r, "AGENT-DONE-LAST");
+  ASSERT_NE(done, nullptr);
+  EXPECT_FALSE(r.conforming());
+  // The same findings as `sse-conform validate` on the same bytes.
+  const auto v = sse::dialect::validate_stream(*sse::dialect::builtin_dialect("agent"), bad_agent);
+  ASSERT_EQ(v.findings.size(), r.findings.size());
+  for (std::size_t i = 0; i < v.findings.size(); ++i) {
+    EXPECT_EQ(v.findings[i].rule->id, r.findings[i].rule);
+    EXPECT_EQ(v.findings[i].offset, r.findings[i].offset);
+  }
+}
+
+TEST_F(live_server, http_status_is_a_must_finding) {
+  const auto r = check(get("/stream/good?status=503"));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_TRUE(has(r, "HTTP-STATUS"));
+  EXPECT_FALSE(r.conforming());
+}
+
+TEST_F(live_server, wrong_content_type_is_a_must_finding) {
+  const auto r = check(get("/stream/good?content_type=text/plain"));
+  const auto* f = find(r, "HTTP-CONTENT-TYPE");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->seen, "text/plain");
+  EXPECT_FALSE(r.conforming());
+}
+
+TEST_F(live_server, redirect_is_reported_not_followed) {
+  const auto r = check(get("/stream/good?redirect=1"));
+  EXPECT_EQ(r.status, 302);
+  const auto* f = find(r, "HTTP-REDIRECT");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->seen.find("/stream/good"), std::string::npos);
+}
+
+TEST_F(live_server, reset_mid_frame_names_the_cut_frame) {
+  const auto c = get("/stream/good?reset=mid");
+  const auto r = check(c);
+  const auto* f = find(r, "STREAM-RESET");
+  ASSERT_NE(f, nullptr) << ssec::live::to_text(r);
+  EXPECT_EQ(f->offset, good_agent.rfind("data: {\"type\":\"done\""));  // the last frame was cut
+  EXPECT_NE(f->message.find("mid-frame"), std::string::npos);
+  EXPECT_LT(r.bytes, good_agent.size());
+  EXPECT_TRUE(has(r, "AGENT-DONE-LAST"));  // done never arrived whole
+}
+
+TEST_F(live_server, gzip_is_decoded_and_flagged) {
+  const auto r = check(get("/stream/good?gzip=1"));
+  EXPECT_EQ(r.content_encoding, "gzip");
+  EXPECT_EQ(r.bytes, good_agent.size());
+  EXPECT_EQ(r.events, 6u);
+  const auto* f = find(r, "HTTP-COMPRESSION");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, "should");
+  EXPECT_TRUE(r.conforming()) << ssec::live::to_text(r);
+}
+
+TEST_F(live_server, stall_ends_in_idle_timeout_within_bounds) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = check(get("/stream/good?stall=5&stall_at=40", 10, 0.5));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(has(r, "STREAM-IDLE-TIMEOUT")) << ssec::live::to_text(r);
+  EXPECT_EQ(r.bytes, 40u);
+  EXPECT_LT(took, 3.0);
+}
+
+TEST_F(live_server, endless_line_stops_at_the_byte_limit) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto c = get("/stream/good?endless=1", 10, 2, 4u << 20);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(c.end, "max_bytes");
+  EXPECT_LE(c.size(), (4u << 20) + (64u << 10));
+  ssec::live::check_options opt;
+  opt.limits.max_line = 1 << 20;  // the reference gives up on the line well before
+  opt.chunking_seeds = 1;
+  const auto r = ssec::live::analyze(c, opt);
+  EXPECT_TRUE(has(r, "WIRE-LIMIT")) << ssec::live::to_text(r);
+  EXPECT_EQ(r.events, 0u);
+  EXPECT_LT(took, 5.0);
+}
+
+TEST_F(live_server, slow_drip_forever_ends_at_the_overall_timeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = check(get("/stream/good?drip_ms=20&forever=1", 1.0, 0.5));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(has(r, "STREAM-TIMEOUT")) << ssec::live::to_text(r);
+  EXPECT_GT(r.pieces, 10u);  // it did arrive byte by byte
+  EXPECT_LT(took, 3.0);
+}
+
+TEST_F(live_server, delayed_chunks_show_incrementality) {
+  const auto r = check(get("/stream/good?delay_ms=50"));
+  EXPECT_GE(r.event_reads, 5u);
+  EXPECT_GT(r.timing.last_byte - r.timing.first_event, 0.2);
+  EXPECT_FALSE(has(r, "STREAM-BUFFERED"));
+}
+
+TEST(check_engine, one_burst_after_a_long_wait_is_flagged_buffered) {
+  capture c;
+  c.status = 200;
+  c.headers["content-type"] = "text/event-stream";
+  c.pieces.push_back({good_agent, 2.0});
+  c.seconds_to_first_byte = 2.0;
+  c.seconds_total = 2.0;
+  ssec::live::check_options opt;
+  const auto r = ssec::live::analyze(c, opt);
+  bool buffered = false;
+  for (const auto& f : r.findings) buffered |= f.rule == "STREAM-BUFFERED";
+  EXPECT_TRUE(buffered) << ssec::live::to_text(r);
+}
+
+TEST(capture_format, round_trips_pieces_times_and_response) {
+  capture c;
+  c.source = "http://127.0.0.1:1/x";
+  c.status = 200;
+  c.headers["content-type"] = "text/event-stream";
+  c.pieces = {{"data: a\r", 0.01}, {"\n\n", 0.25}, {std::string("\0\xff", 2), 0.5}};
+  c.end = "reset";
+  c.error = "Recv failure";
+  c.seconds_total = 0.75;
+  const std::string text = ssec::live::write_capture(c);
+  ASSERT_TRUE(ssec::live::looks_like_capture(text));
+  auto back = ssec::live::read_capture(text);
+  ASSERT_TRUE(std::holds_alternative<capture>(back)) << std::get<ssec::live::capture_error>(back).message;
+  const auto& d = std::get<capture>(back);
+  ASSERT_EQ(d.pieces.size(), 3u);
+  EXPECT_EQ(d.pieces[0].bytes, "data: a\r");
+  EXPECT_EQ(d.pieces[2].bytes, std::string("\0\xff", 2));
+  EXPECT_DOUBLE_EQ(d.pieces[1].at_seconds, 0.25);
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.headers.at("content-type"), "text/event-stream");
+  EXPECT_EQ(d.end, "reset");
+  EXPECT_EQ(d.error, "Recv failure");
+}
+
+TEST(capture_format, errors_name_the_line) {
+  const std::string text =
+      "{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n{\"t\":0.1,\"b64\":\"YQ==\"}\n";
+  auto back = ssec::live::read_capture(text);
+  ASSERT_TRUE(std::holds_alternative<ssec::live::capture_error>(back));
+  EXPECT_EQ(std::get<ssec::live::capture_error>(back).line, 3u);
+  auto v2 = ssec::live::read_capture("{\"format\":\"sse-conform-capture\",\"version\":2}\n");
+  ASSERT_TRUE(std::holds_alternative<ssec::live::capture_error>(v2));
+  EXPECT_EQ(std::get<ssec::live::capture_error>(v2).line, 1u);
+  // No end line: cut short.
+  auto cut = ssec::live::read_capture("{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n");
+  ASSERT_TRUE(std::holds_alternative<capture>(cut));
+  EXPECT_EQ(std::get<capture>(cut).end, "truncated");
+}
+
+TEST(secrets, env_values_are_expanded_and_redacted) {
+  ::setenv("SSEC_LIVE_TEST_TOKEN", "s3cr3t-value", 1);
+  std::vector<std::string> secrets;
+  std::string missing;
+  const auto h = ssec::live::expand_env("Authorization: Bearer ${SSEC_LIVE_TEST_TOKEN}", secrets, missing);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(*h, "Authorization: Bearer s3cr3t-value");
+  EXPECT_EQ(ssec::live::redact("url?k=s3cr3t-value&x=s3cr3t-value", secrets), "url?k=[redacted]&x=[redacted]");
+  EXPECT_FALSE(ssec::live::expand_env("X: $SSEC_LIVE_TEST_UNSET_VAR", secrets, missing).has_value());
+  EXPECT_EQ(missing, "SSEC_LIVE_TEST_UNSET_VAR");
+}
+
+TEST(outputs, json_and_junit_carry_the_findings) {
+  capture c;
+  c.source = "t";
+  c.pieces.push_back({bad_agent, 0});
+  c.timed = false;
+  ssec::live::check_options opt;
+  opt.dialect = sse::dialect::builtin_dialect("agent");
+  const auto r = ssec::live::analyze(c, opt);
+  const auto j = ssec::live::to_json(r);
+  EXPECT_FALSE(j["summary"]["conforming"].get<bool>());
+  EXPECT_EQ(j["findings"][0]["rule"], "AGENT-RUNID-PRESENT");
+  const std::string x = ssec::live::to_junit({r}, {"t"});
+  EXPECT_NE(x.find("<failure"), std::string::npos);
+  EXPECT_NE(x.find("AGENT-RUNID-PRESENT"), std::string::npos);
+}
+
+// Headless Chromium runs the serve page against the real cases. CI installs
+// chromium with tools/install-deps.sh --browser; without it the test skips.
+TEST(browser, chromium_eventsource_runs_the_cases) {
+  const char* candidates[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser"};
+  std::string chromium;
+  for (const char* c : candidates) {
+    if (::access(c, X_OK) == 0) chromium = c;
+  }
+  if (chromium.empty()) GTEST_SKIP() << "chromium not installed (tools/install-deps.sh --browser)";
+  std::vector<ssec::conformance::load_error> errors;
+  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
+  ASSERT_TRUE(errors.empty());
+  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
+  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
+  const std::size_t count = loaded.cases.size();
+  ASSERT_GT(count, 0u);
+  ssec::live::case_server server(std::move(loaded.cases), {}, "127.0.0.1", 0);
+  ASSERT_TRUE(server.ok());
+  const auto profile = std::filesystem::temp_directory_path() / ("ssec-chromium-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(profile);
+  std::filesystem::create_directories(profile);
+  const std::string url = server.base_url() + "/browser?timeout_ms=3000";
+  const std::string user_data = "--user-data-dir=" + profile.string();
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl(chromium.c_str(), chromium.c_str(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", user_data.c_str(), url.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const bool posted = server.wait_for_browser(std::chrono::seconds(180));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 50 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (::waitpid(pid, &status, WNOHANG) == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  std::filesystem::remove_all(profile);
+  ASSERT_TRUE(posted) << "the browser never posted its results";
+  const auto rows = server.browser_rows();
+  EXPECT_EQ(rows.size(), count);
+  std::size_t pass = 0;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.impl, "browser:chromium");
+    pass += r.status == "PASS";
+  }
+  // Chromium's EventSource follows the WHATWG rules: most cases pass.
+  EXPECT_GT(pass, count / 2) << ssec::live::matrix_lines(rows);
+  if (const char* out = std::getenv("SSEC_BROWSER_MATRIX")) {
+    FILE* f = std::fopen(out, "w");
+    if (f) {
+      std::fputs(ssec::live::matrix_lines(rows).c_str(), f);
+      std::fclose(f);
+    }
+  }
+}
+
+}  // namespace

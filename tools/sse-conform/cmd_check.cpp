@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform check`: a live endpoint, a capture or standard input against
+// the response rules, the wire and a dialect's producer rules
+// (tools/docs/check.md). The engine is ssec::live (tools/live).
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <variant>
+
+#include "commands.hpp"
+#include "sse/dialect/catalog.hpp"
+#include "ssec/input.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+struct check_cli {
+  std::string dialect;
+  std::string url;
+  std::string file;
+  std::string input;  // positional: "-" for standard input
+  std::string method;
+  std::vector<std::string> headers;
+  std::string data;
+  std::string data_file;
+  double timeout_s = 60;
+  double idle_timeout_s = 30;
+  double max_time_s = 0;
+  std::uint64_t max_bytes = 64ull << 20;
+  std::size_t max_events = 0;
+  double heartbeat_s = 0;
+  std::uint64_t chunking_seeds = 16;
+  bool insecure = false;
+  std::string record;
+  std::string junit;
+  std::string json;
+  sse::limits limits;
+};
+
+bool write_file(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return true;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// Standard input, read as it arrives, with arrival times; stops at the same
+// limits as a live read.
+live::capture read_stdin(const check_cli& o) {
+  live::capture cap;
+  cap.source = "<stdin>";
+  live::event_counter counter(o.limits);
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const double limit_s = o.max_time_s > 0 ? o.max_time_s : o.timeout_s;
+  std::uint64_t total = 0;
+  std::string buf(64 * 1024, '\0');
+  for (;;) {
+    double wait_s = o.idle_timeout_s > 0 ? o.idle_timeout_s : 3600;
+    if (limit_s > 0) wait_s = std::min(wait_s, limit_s - elapsed());
+    if (wait_s <= 0) {
+      cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      break;
+    }
+    pollfd pfd{0, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(wait_s * 1000) + 1);
+    if (ready == 0) {
+      if (limit_s > 0 && elapsed() >= limit_s) cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      else cap.end = "idle_timeout";
+      break;
+    }
+    const ssize_t n = ::read(0, buf.data(), buf.size());
+    if (n < 0) {
+      cap.end = "other_error";
+      cap.error = "reading standard input failed";
+      break;
+    }
+    if (n == 0) {
+      cap.end = "complete";
+      break;
+    }
+    std::size_t take = static_cast<std::size_t>(n);
+    if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
+    cap.pieces.push_back({buf.substr(0, take), elapsed()});
+    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
+    total += take;
+    const std::size_t events = counter.feed(cap.pieces.back().bytes);
+    if (o.max_bytes > 0 && total >= o.max_bytes) {
+      cap.end = "max_bytes";
+      break;
+    }
+    if (o.max_events > 0 && events >= o.max_events) {
+      cap.end = "stopped";
+      break;
+    }
+  }
+  cap.seconds_total = elapsed();
+  return cap;
+}
+
+int run_check(check_cli o) {
+  const int sources = !o.url.empty() + !o.file.empty() + !o.input.empty();
+  if (sources != 1) {
+    std::cerr << "sse-conform check: give exactly one of --url URL, --file FILE or - (standard input)\n";
+    return exit_usage;
+  }
+  if (!o.input.empty() && o.input != "-") {
+    std::cerr << "sse-conform check: unexpected argument '" << o.input << "' (use --file FILE, --url URL or -)\n";
+    return exit_usage;
+  }
+  live::check_options opt;
+  opt.limits = o.limits;
+  opt.max_events = o.max_events;
+  opt.heartbeat_s = o.heartbeat_s;
+  opt.chunking_seeds = o.chunking_seeds;
+  if (o.dialect != "wire") {
+    opt.dialect = sse::dialect::builtin_dialect(o.dialect);
+    if (opt.dialect == nullptr) {
+      std::string known = "wire";
+      for (const auto& n : sse::dialect::builtin_dialect_names()) known += ", " + n;
+      std::cerr << "sse-conform check: unknown dialect '" << o.dialect << "' (known: " << known << ")\n";
+      return exit_usage;
+    }
+  }
+
+  // Secrets: $VAR / ${VAR} in headers, the URL and the body come from the
+  // environment and never appear in a report.
+  std::vector<std::string> secrets;
+  std::string missing;
+  const auto expand = [&](std::string& s) {
+    auto e = live::expand_env(s, secrets, missing);
+    if (!e) return false;
+    s = std::move(*e);
+    return true;
+  };
+  for (auto& h : o.headers) {
+    if (!expand(h)) {
+      std::cerr << "sse-conform check: -H names $" << missing << ", which is not set in the environment\n";
+      return exit_usage;
+    }
+  }
+  const std::string shown_url = o.url;  // as typed, with $VAR unexpanded
+  if (!o.url.empty() && !expand(o.url)) {
+    std::cerr << "sse-conform check: --url names $" << missing << ", which is not set in the environment\n";
+    return exit_usage;
+  }
+  if (!o.data_file.empty()) {
+    auto body = read_all(o.data_file);
+    if (auto* err = std::get_if<read_error>(&body)) {
+      std::cerr << "sse-conform check: " << err->message << '\n';
+      return exit_usage;
+    }
+    o.data = std::get<std::string>(body);
+  }
+
+  live::capture cap;
+  if (!o.url.empty()) {
+    http::stream_request req;
+    req.url = o.url;
+    req.method = !o.method.empty() ? o.method : (o.data.empty() ? "GET" : "POST");
+    req.headers = o.headers;
+    bool has_accept = false;
+    for (const auto& h : o.headers) has_accept |= h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:"));
+    if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
+    req.body = o.data;
+    req.timeout_s = o.timeout_s;
+    const bool sampling = o.max_time_s > 0 && (o.timeout_s <= 0 || o.max_time_s < o.timeout_s);
+    if (sampling) req.timeout_s = o.max_time_s;
+    req.idle_timeout_s = o.idle_timeout_s;
+    req.max_bytes = o.max_bytes;
+    req.verify_tls = !o.insecure;
+    cap = live::fetch(req, o.max_events, o.limits);
+    if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
+    cap.source = shown_url;
+  } else if (!o.file.empty()) {
+    auto text = read_all(o.file);
+    if (auto* err = std::get_if<read_error>(&text)) {
+      std::cerr << "sse-conform check: " << err->message << '\n';
+      return exit_usage;
+    }
+    std::string& bytes = std::get<std::string>(text);
+    if (live::looks_like_capture(bytes)) {
+      auto read = live::read_capture(bytes);
+      if (auto* err = std::get_if<live::capture_error>(&read)) {
+        std::cerr << o.file << ":" << err->line << ": " << err->message << '\n';
+        return exit_usage;
+      }
+      cap = std::move(std::get<live::capture>(read));
+      cap.source = o.file + " (capture of " + cap.source + ")";
+    } else {
+      cap.source = o.file;
+      cap.timed = false;
+      cap.pieces.push_back({std::move(bytes), 0});
+    }
+  } else {
+    cap = read_stdin(o);
+  }
+
+  const live::check_report report = live::analyze(cap, opt);
+  bool wrote = true;
+  if (!o.record.empty()) {
+    live::capture redacted = cap;
+    redacted.source = live::redact(cap.source, secrets);
+    wrote &= write_file(o.record, live::redact(live::write_capture(redacted), secrets));
+  }
+  if (!o.json.empty()) wrote &= write_file(o.json, live::redact(dump_line(live::to_json(report)), secrets) + "\n");
+  if (!o.junit.empty()) wrote &= write_file(o.junit, live::redact(live::to_junit({report}, {report.source}), secrets));
+  if (o.json != "-" && o.junit != "-") std::cout << live::redact(live::to_text(report), secrets);
+  if (!wrote) {
+    std::cerr << "sse-conform check: could not write an output file\n";
+    return exit_usage;
+  }
+  if (cap.end == "connect_error") return exit_usage;  // nothing was checked: a setup problem
+  return report.conforming() ? exit_ok : exit_failure;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int& code) {
+  auto o = std::make_shared<check_cli>();
+  CLI::App* cmd = app.add_subcommand("check", "Check a live endpoint, a capture or standard input (tools/docs/check.md)");
+  cmd->add_option("--dialect", o->dialect, "wire, chat, code, workflow or agent")->required();
+  cmd->add_option("--url", o->url, "Endpoint to request (http or https); $VAR is taken from the environment");
+  cmd->add_option("--file", o->file, "A capture (--record) or a raw stream file");
+  cmd->add_option("input", o->input, "- to read standard input as it arrives");
+  cmd->add_option("-X,--request", o->method, "HTTP method (default GET, POST with a body)");
+  cmd->add_option("-H,--header", o->headers, "'Name: value' header; $VAR/${VAR} are expanded from the environment and redacted");
+  cmd->add_option("-d,--data", o->data, "Request body");
+  cmd->add_option("--data-file", o->data_file, "Request body from a file");
+  cmd->add_option("--timeout-s", o->timeout_s, "Overall timeout; reaching it is a STREAM-TIMEOUT finding (0 = none)")->capture_default_str();
+  cmd->add_option("--idle-timeout-s", o->idle_timeout_s, "Longest silence before giving up (0 = none)")->capture_default_str();
+  cmd->add_option("--max-time", o->max_time_s, "Sample the stream for this many seconds, then judge what came (not a failure)");
+  cmd->add_option("--max-bytes", o->max_bytes, "Stop after this many body bytes (not a failure; 0 = none)")->capture_default_str();
+  cmd->add_option("--max-events", o->max_events, "Stop after this many events (not a failure)");
+  cmd->add_option("--heartbeat-s", o->heartbeat_s, "Report silences longer than this (STREAM-HEARTBEAT, should)");
+  cmd->add_option("--chunking-seeds", o->chunking_seeds, "Random chunkings to re-parse with")->capture_default_str();
+  cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates");
+  cmd->add_option("--record", o->record, "Save the response as a capture (tools/docs/capture-format.md)");
+  cmd->add_option("--json", o->json, "Write the report as JSON to this file (- for stdout)");
+  cmd->add_option("--junit", o->junit, "Write the report as JUnit XML to this file (- for stdout)");
+  cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes")->capture_default_str();
+  cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+  cmd->callback([o, &code] { code = run_check(*o); });
+}
+
+}  // namespace ssec::cli

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform run`: the conformance cases against any implementation behind
+// the adapter protocol (tools/docs/run.md), with console, JSON, JUnit and
+// HTML reports, baselines, and the conformance matrix (--matrix-from).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/harness/baseline.hpp"
+#include "ssec/harness/engine.hpp"
+#include "ssec/harness/reports.hpp"
+
+#ifndef SSEC_DEFAULT_SOURCE_DIR
+#define SSEC_DEFAULT_SOURCE_DIR "."
+#endif
+
+namespace ssec::cli {
+namespace {
+
+namespace conf = ssec::conformance;
+namespace h = ssec::harness;
+namespace fs = std::filesystem;
+
+struct run_args {
+  std::string impl;
+  std::vector<std::string> layers, run, skip;
+  std::string filter;
+  std::string cases_dir;
+  std::string tags_file;
+  std::string chunkings = "all";
+  std::string chunking;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  int timeout_ms = 5000;
+  unsigned jobs = 1;
+  std::string junit, json, html, baseline, write_baseline;
+  bool strict = false, list = false, no_progress = false;
+  std::size_t max_answer_bytes = std::size_t{64} << 20;
+  std::vector<std::string> matrix_from;
+  std::string matrix_out, matrix_links;
+};
+
+std::string self_path() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("sse-conform") : p.string();
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "sse-conform run: " << path << ": cannot write\n";
+    return false;
+  }
+  return true;
+}
+
+int run_matrix(const run_args& a) {
+  std::vector<nlohmann::json> reports;
+  for (const auto& file : a.matrix_from) {
+    std::ifstream in(file, std::ios::binary);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!in.good() && !in.eof()) {
+      std::cerr << "sse-conform run: " << file << ": cannot read\n";
+      return exit_usage;
+    }
+    if (j.is_discarded() || !j.is_object() || j.value("format", "") != "sse-conform-run") {
+      std::cerr << "sse-conform run: " << file << ": not a JSON report of `sse-conform run --json`\n";
+      return exit_usage;
+    }
+    reports.push_back(j);
+  }
+  const std::string md = h::matrix_markdown(reports, a.matrix_links);
+  if (a.matrix_out.empty() || a.matrix_out == "-") std::cout << md;
+  else if (!write_file(a.matrix_out, md)) return exit_usage;
+  return exit_ok;
+}
+
+int run(const run_args& a) {
+  if (!a.matrix_from.empty()) return run_matrix(a);
+  const std::string source = SSEC_DEFAULT_SOURCE_DIR;
+  const fs::path cases_dir = a.cases_dir.empty() ? fs::path(source) / "conformance/cases" : fs::path(a.cases_dir);
+  const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
+  const fs::path tags_file = a.tags_file.empty() ? fs::path(source) / "spec/tags.yaml" : fs::path(a.tags_file);
+  if (!fs::is_directory(cases_dir)) {
+    std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
+    return exit_usage;
+  }
+  std::vector<conf::load_error> tag_errors;
+  const conf::tag_list tags = conf::load_tags(tags_file, tags_file.string(), tag_errors);
+  conf::load_result loaded = conf::load_case_tree(cases_dir, cases_display, tags);
+  for (const auto& e : tag_errors) std::cerr << e.to_string() << "\n";
+  if (!tag_errors.empty() || !loaded.ok()) {
+    std::cerr << loaded.error_text();
+    return exit_usage;
+  }
+  for (const auto& l : a.layers) {
+    if (!conf::layer_from_string(l)) {
+      std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow)\n";
+      return exit_usage;
+    }
+  }
+  const auto selected = h::select_cases(loaded.cases, h::selection{a.layers, a.run, a.skip, a.filter});
+  if (a.list) {
+    for (const auto* c : selected) std::cout << h::case_path(*c) << "  " << c->name << "\n";
+    return exit_ok;
+  }
+  if (a.impl.empty()) {
+    std::cerr << "sse-conform run: --impl COMMAND is required (or --list, or --matrix-from)\n";
+    return exit_usage;
+  }
+  if (selected.empty()) {
+    std::cerr << "sse-conform run: no case matches the selection\n";
+    return exit_usage;
+  }
+
+  h::run_options o;
+  o.impl = a.impl;
+  std::string why;
+  const auto plan = conf::parse_chunking_plan(a.chunkings, &why);
+  if (!plan) {
+    std::cerr << "sse-conform run: --chunkings: " << why << "\n";
+    return exit_usage;
+  }
+  o.plan = *plan;
+  if (a.seed_given) o.plan.seed = a.seed;
+  if (!a.chunking.empty()) {
+    o.only_chunking = h::chunking_from_name(a.chunking, &why);
+    if (!o.only_chunking) {
+      std::cerr << "sse-conform run: --chunking: " << why << "\n";
+      return exit_usage;
+    }
+  }
+  if (a.timeout_ms <= 0 || a.jobs == 0) {
+    std::cerr << "sse-conform run: --timeout-ms and --jobs must be positive\n";
+    return exit_usage;
+  }
+  o.timeout = std::chrono::milliseconds(a.timeout_ms);
+  o.jobs = a.jobs;
+  o.strict = a.strict;
+  o.max_answer_bytes = a.max_answer_bytes;
+  o.reproduce_prefix = h::shell_quote(self_path()) + " run --impl " + h::shell_quote(a.impl);
+  if (!a.cases_dir.empty()) o.reproduce_prefix += " --cases " + h::shell_quote(a.cases_dir);
+  if (!a.tags_file.empty()) o.reproduce_prefix += " --tags " + h::shell_quote(a.tags_file);
+  if (a.timeout_ms != 5000) o.reproduce_prefix += " --timeout-ms " + std::to_string(a.timeout_ms);
+  if (a.strict) o.reproduce_prefix += " --strict";
+
+  std::optional<h::baseline> base;
+  if (!a.baseline.empty()) {
+    base = h::load_baseline(a.baseline, &why);
+    if (!base) {
+      std::cerr << "sse-conform run: " << why << "\n";
+      return exit_usage;
+    }
+  }
+
+  const bool progress_bar = !a.no_progress && ::isatty(STDERR_FILENO) && selected.size() > 20;
+  h::progress_callback progress;
+  if (progress_bar) {
+    progress = [](std::size_t done, std::size_t total, const h::case_result&) {
+      constexpr std::size_t width = 40;
+      const std::size_t filled = done * width / total;
+      std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done << "/" << total
+                << (done == total ? "\r\x1b[K" : "") << std::flush;
+    };
+  }
+  h::run_result result = h::run_cases(selected, o, progress);
+  if (!result.setup_error.empty()) {
+    std::cerr << "sse-conform run: setup error: " << result.setup_error << "\n";
+    return exit_usage;
+  }
+  if (base) h::apply_baseline(*base, result.cases);
+
+  const char* no_color = std::getenv("NO_COLOR");
+  const bool colour = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+  h::print_console(std::cout, result, o, colour);
+  bool written = true;
+  if (!a.json.empty()) written &= write_file(a.json, h::to_json_report(result, o).dump(2) + "\n");
+  if (!a.junit.empty()) written &= write_file(a.junit, h::to_junit(result, o));
+  if (!a.html.empty()) written &= write_file(a.html, h::to_html(result, o));
+  if (!a.write_baseline.empty()) written &= write_file(a.write_baseline, h::write_baseline(result.cases, o.strict));
+  if (!written) return exit_usage;
+  return h::exit_status(result, o.strict);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& code) {
+  auto args = std::make_shared<run_args>();
+  CLI::App* cmd = app.add_subcommand("run", "Run the conformance cases against an implementation's adapter (tools/docs/run.md)");
+  cmd->add_option("--impl", args->impl, "The adapter command, run through /bin/sh -c (adapter protocol 1)");
+  cmd->add_option("--layer", args->layers, "Only these layers (wire, chat, code, agent, workflow); repeatable");
+  cmd->add_option("--cases", args->cases_dir, "Directory of case files (default: the source tree's conformance/cases)");
+  cmd->add_option("--tags", args->tags_file, "The tag list (default: the source tree's spec/tags.yaml)");
+  cmd->add_option("--run", args->run, "Only cases whose id matches this glob (e.g. 'wire/bom/*'); repeatable");
+  cmd->add_option("--skip", args->skip, "Leave out cases whose id matches this glob; repeatable");
+  cmd->add_option("--filter", args->filter, "Only cases whose id, name or a tag matches this glob");
+  cmd->add_option("--chunkings", args->chunkings, "whole,as-written,bytes,splits,random:N or all (default all)");
+  cmd->add_option("--chunking", args->chunking, "Exactly one chunking as reports name it: whole, bytes, split@N, random(seed=N)");
+  cmd->add_option_function<std::uint64_t>("--seed", [a = args.get()](const std::uint64_t& s) { a->seed = s; a->seed_given = true; },
+                                          "Seed of the random chunkings (mixed with each case id)");
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Per-case, per-chunking answer deadline (default 5000)");
+  cmd->add_option("--jobs", args->jobs, "Adapter processes in parallel (default 1)");
+  cmd->add_option("--json", args->json, "Write the JSON report here");
+  cmd->add_option("--junit", args->junit, "Write JUnit XML here");
+  cmd->add_option("--html", args->html, "Write the self-contained HTML report here");
+  cmd->add_option("--baseline", args->baseline, "Expected failures: listed failures do not fail the run, listed passes do");
+  cmd->add_option("--write-baseline", args->write_baseline, "Write a baseline of this run's failures here");
+  cmd->add_flag("--strict", args->strict, "Grade a missed SHOULD (non-strict) as a failure");
+  cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
+  cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal");
+  cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)");
+  cmd->add_option("--matrix-from", args->matrix_from, "Render the conformance matrix from these JSON reports; runs nothing");
+  cmd->add_option("--matrix-out", args->matrix_out, "Write the matrix here (default stdout)");
+  cmd->add_option("--matrix-links", args->matrix_links, "Prefix of the case-file links in the matrix (e.g. ../../)");
+  cmd->callback([args, &code] { code = run(*args); });
+}
+
+}  // namespace ssec::cli

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform serve`: the conformance cases over HTTP with fault injection
+// and the browser page (tools/docs/serve.md). Runs until interrupted, or for
+// --duration-s; with --browser-results it stops once a browser posted and
+// prints its matrix rows.
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "commands.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/live/serve.hpp"
+
+namespace ssec::cli {
+namespace {
+
+struct serve_cli {
+  std::string cases = "conformance/cases";
+  std::string tags = "spec/tags.yaml";
+  std::string bind = "127.0.0.1";
+  std::uint16_t port = 8080;
+  double duration_s = 0;
+  std::string browser_results;
+  std::vector<std::string> streams;
+};
+
+volatile std::sig_atomic_t interrupted = 0;
+
+int run_serve(const serve_cli& o) {
+  std::vector<conformance::load_error> errors;
+  const auto tags = conformance::load_tags(o.tags, o.tags, errors);
+  if (!errors.empty()) {
+    for (const auto& e : errors) std::cerr << e.to_string() << '\n';
+    return exit_usage;
+  }
+  auto loaded = conformance::load_case_tree(o.cases, o.cases, tags);
+  if (!loaded.ok()) {
+    std::cerr << loaded.error_text();
+    return exit_usage;
+  }
+  std::vector<live::served_stream> streams;
+  for (const auto& path : o.streams) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "sse-conform serve: cannot read " << path << '\n';
+      return exit_usage;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto slash = path.find_last_of('/');
+    streams.push_back({slash == std::string::npos ? path : path.substr(slash + 1), std::move(bytes), {}});
+  }
+  const std::size_t count = loaded.cases.size();
+  live::case_server server(std::move(loaded.cases), std::move(streams), o.bind, o.port);
+  if (!server.ok()) {
+    std::cerr << "sse-conform serve: " << server.error() << '\n';
+    return exit_usage;
+  }
+  std::cout << "sse-conform serve: " << count << " cases at " << server.base_url() << "/  (browser page: "
+            << server.base_url() << "/browser)" << std::endl;
+  std::signal(SIGINT, [](int) { interrupted = 1; });
+  std::signal(SIGTERM, [](int) { interrupted = 1; });
+  const auto start = std::chrono::steady_clock::now();
+  while (!interrupted) {
+    if (o.duration_s > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(o.duration_s)) break;
+    if (!o.browser_results.empty() && server.wait_for_browser(std::chrono::milliseconds(100))) break;
+    if (o.browser_results.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  server.stop();
+  if (!o.browser_results.empty()) {
+    const auto rows = server.browser_rows();
+    std::ofstream out(o.browser_results);
+    out << live::matrix_lines(rows);
+    std::size_t failed = 0;
+    for (const auto& r : rows) failed += r.status == "FAIL" || r.status == "TIMEOUT";
+    std::cout << "sse-conform serve: " << rows.size() << " browser results, " << failed << " failed\n";
+    if (rows.empty()) return exit_usage;
+    return failed == 0 ? exit_ok : exit_failure;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, int& code) {
+  auto o = std::make_shared<serve_cli>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve the cases over HTTP with fault injection and a browser page (tools/docs/serve.md)");
+  cmd->add_option("--cases", o->cases, "Case directory")->capture_default_str();
+  cmd->add_option("--tags", o->tags, "The closed tag list")->capture_default_str();
+  cmd->add_option("--bind", o->bind, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
+  cmd->add_option("--stream", o->streams, "Also serve this file at /stream/<file name>");
+  cmd->add_option("--duration-s", o->duration_s, "Stop after this many seconds (0: until interrupted)");
+  cmd->add_option("--browser-results", o->browser_results,
+                  "Stop once a browser posted its results and write its matrix rows to this file");
+  cmd->callback([o, &code] { code = run_serve(*o); });
+}
+
+}  // namespace ssec::cli
