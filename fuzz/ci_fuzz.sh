@@ -23,8 +23,10 @@ for source in fuzz/*_fuzzer.cc; do
     [ -d "$dir" ] && seeds+=("$dir")
   done
   log="$findings/$target.log"
+  dict="$(sed -n 's/^dict = //p' "fuzz/$target.options")"
+  max_len="$(sed -n 's/^max_len = //p' "fuzz/$target.options")"
   if (cd fuzz && "$bin/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -dict=sse.dict -artifact_prefix="$findings/$target-" -print_final_stats=1 \
+        -dict="$dict" -max_len="$max_len" -artifact_prefix="$findings/$target-" -print_final_stats=1 \
         "$work" "${seeds[@]/#/../}" > "$log" 2>&1); then
     echo "fuzz: $target: clean ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$') runs, $(grep -o 'cov: [0-9]*' "$log" | tail -1))"
   else

@@ -20,7 +20,8 @@ cmake --build "$build" --target all_fuzzers -j"$(nproc)"
 for source in "$root"/fuzz/*_fuzzer.cc; do
   target="$(basename "$source" .cc)"
   cp "$build/fuzz/$target" "$OUT/"
-  cp "$root/fuzz/sse.dict" "$OUT/$target.dict"
+  dict="$(sed -n 's/^dict = //p' "$root/fuzz/$target.options")"
+  cp "$root/fuzz/$dict" "$OUT/$target.dict"
   sed "s/^dict = .*/dict = $target.dict/" "$root/fuzz/$target.options" > "$OUT/$target.options"
   rm -f "$OUT/${target}_seed_corpus.zip"
   seeds=()

@@ -31,3 +31,17 @@ if ((${#missing[@]})); then
 else
   echo "install-deps: all ${#packages[@]} packages present"
 fi
+
+# The JavaScript adapters (tools/adapters/): Node and the pinned npm packages.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "install-deps: installing nodejs npm"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+adapters="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/adapters"
+if [ ! -d "$adapters/node_modules" ] || [ "$adapters/package-lock.json" -nt "$adapters/node_modules" ]; then
+  echo "install-deps: npm ci in tools/adapters"
+  npm ci --prefix "$adapters" --no-audit --no-fund
+  touch "$adapters/node_modules"
+fi

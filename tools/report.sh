@@ -1,10 +1,38 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs the suite against the
-# reference parser, printing the report. Today the report is the reference's
-# parse of the bundled example stream.
-set -euo pipefail
+# The main job: installs what is missing, builds, and runs the conformance
+# suite against the reference, printing the report:
+#   1. the cases per layer and tag, and what of the catalogs they cover;
+#   2. every case against the reference parser, decoders and validator, in
+#      process, under every chunking (sse-conform cases --check);
+#   3. the same cases through the adapter protocol (sse-conform run with the
+#      reference's own adapter), as an external implementation is run.
+# Exit status: non-zero when a step fails.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-./tools/install-deps.sh >&2
-cmake --preset release >/dev/null
-cmake --build --preset release >&2
-./build/release/tools/sse-conform parse tools/examples/agent-run.sse
+./tools/install-deps.sh >&2 || exit 2
+cmake --preset release >/dev/null || exit 2
+cmake --build --preset release >&2 || exit 2
+tool=./build/release/tools/sse-conform
+status=0
+
+echo "== 1. cases and coverage"
+coverage_out=$("$tool" coverage --spec spec --cases conformance/cases)
+coverage_status=$?
+# The per-item lines are long; show the summary, anything not covered, and the totals.
+printf '%s\n' "$coverage_out" | grep -v -E '^(ok|excluded) ' || true
+echo "(full list: $tool coverage)"
+[[ $coverage_status -eq 0 ]] || status=1
+
+echo
+echo "== 2. reference check (in process, every chunking)"
+"$tool" cases --check --spec spec --cases conformance/cases --chunkings all || status=1
+
+echo
+echo "== 3. the reference through the adapter protocol (sse-conform run)"
+if "$tool" run --help >/dev/null 2>&1; then
+  # Fewer chunkings than step 2: each one is a round trip to the adapter process.
+  "$tool" run --impl "$tool adapter" --chunkings whole,as-written,bytes,random:2 --no-progress --jobs 2 || status=1
+else
+  echo "sse-conform run is not available in this build"
+fi
+exit $status

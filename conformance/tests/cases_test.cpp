@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "ssec/conformance/dialect_runner.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/conformance/summary.hpp"
@@ -166,6 +167,10 @@ TEST_P(reference_parser, matches_case) {
   const conf::test_case& c = suite().result.cases[GetParam()];
   const auto failure = conf::check_reference(c, conf::chunking_plan{});
   if (failure) ADD_FAILURE_AT(c.where.file.c_str(), static_cast<int>(c.where.line)) << conf::describe(c, *failure);
+  // Dialect layers: the reference decoder under the same chunkings, and the producer validator.
+  if (const auto dialect_failure = conf::check_dialect_reference(c, conf::chunking_plan{})) {
+    ADD_FAILURE_AT(c.where.file.c_str(), static_cast<int>(c.where.line)) << *dialect_failure;
+  }
 }
 
 std::vector<std::size_t> case_indices() {

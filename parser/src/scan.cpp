@@ -128,6 +128,9 @@ line_scan scan_line_first_call(const char* p, const char* end) noexcept {
 }  // namespace
 
 line_scan scan_line(const char* p, const char* end) noexcept {
+  // A short span (a tiny chunk, a chunk's last bytes) is not worth a vector
+  // loop's set-up: with one-byte chunks, this is every call.
+  if (end - p < 16) return scan_line_rest(p, end, nullptr);
   return chosen_scan_line.load(std::memory_order_relaxed)(p, end);
 }
 

@@ -5,7 +5,8 @@
 'use strict';
 const { serve } = require('./lib/adapter.js');
 const { events: sseEvents } = require('fetch-event-stream');
-const { version } = require('fetch-event-stream/package.json');
+// Its package.json is not exported, so read it from disk.
+const { version } = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, 'node_modules/fetch-event-stream/package.json'), 'utf8'));
 
 function responseOf(chunks) {
   return new Response(new ReadableStream({

@@ -97,6 +97,10 @@ live::capture read_stdin(const check_cli& o) {
       cap.end = "max_bytes";
       break;
     }
+    if (counter.failed()) {
+      cap.end = "stopped";  // the reference hit a limit: reading on is pointless
+      break;
+    }
     if (o.max_events > 0 && events >= o.max_events) {
       cap.end = "stopped";
       break;

@@ -22,5 +22,8 @@ void add_validate_command(CLI::App& app, int& code);
 void add_run_command(CLI::App& app, int& code);
 void add_check_command(CLI::App& app, int& code);
 void add_serve_command(CLI::App& app, int& code);
+void add_generate_command(CLI::App& app, int& code);
+void add_coverage_command(CLI::App& app, int& code);
+void add_cases_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   ssec::cli::add_run_command(app, code);
   ssec::cli::add_check_command(app, code);
   ssec::cli::add_serve_command(app, code);
+  ssec::cli::add_generate_command(app, code);
+  ssec::cli::add_coverage_command(app, code);
+  ssec::cli::add_cases_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

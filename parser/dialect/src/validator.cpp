@@ -155,8 +155,15 @@ struct validator::impl {
   std::vector<rule_state> states;
   std::vector<finding> found;
   std::size_t frames = 0;
-  std::string last_description;  // of the latest frame, for end-of-stream findings
+  // The latest frame, for end-of-stream findings (described only if needed).
+  event_kind last_kind = event_kind::plain_text;
+  bool last_json_object = false;
+  std::string last_type;
+  std::string last_raw;  // its first bytes
   std::optional<std::size_t> utf8_reported_frame;
+  // Scratch reused by every frame.
+  std::vector<std::pair<std::string_view, value_view>> members;
+  std::vector<std::string> path;
 
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
     found.push_back(finding{rule, frame, offset, std::move(expected), std::move(seen)});
@@ -222,7 +229,11 @@ struct validator::impl {
       }
       path.pop_back();
     }
-    for (const auto& [key, value] : members) {
+    for (const auto& member : members) {
+      // Named copies, not a structured binding: clang 14 (the fuzz and
+      // OSS-Fuzz compiler) cannot capture bindings in the lambda below.
+      const auto& key = member.first;
+      const auto& value = member.second;
       const auto spec = std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
       path.emplace_back(key);
       if (spec != declared.end()) {
@@ -259,6 +270,12 @@ struct validator::impl {
     std::optional<value_view> v = top->value;
     for (std::size_t i = 1; i < keys.size() && v; ++i) v = v->member(keys[i]);
     return v;
+  }
+
+  static std::optional<value_view> lookup(const event_view& ev, std::string_view key) {
+    const field_view* top = ev.find(key);
+    if (top == nullptr || top->defaulted) return std::nullopt;
+    return top->value;
   }
 
   static std::string value_key(const value_view& v) {
@@ -328,11 +345,11 @@ struct validator::impl {
       }
       // Fields: the catalog entry, or for an unknown type the envelope (spec/DECISIONS.md, unknown-types).
       const std::vector<field_spec>& declared = ev.spec != nullptr ? ev.spec->fields : dialect->envelope;
-      std::vector<std::pair<std::string_view, value_view>> members;
+      members.clear();
       for (const auto& f : ev.fields) {
         if (!f.defaulted) members.emplace_back(f.key, f.value);
       }
-      std::vector<std::string> path;
+      path.clear();
       check_object(members, declared, type, path, true, ev.spec != nullptr && !ev.spec->open, frame, offset);
       each(check_kind::forbidden_field, [&](rule_state& s) {
         for (const auto& p : s.rule->check.fields) {
@@ -343,7 +360,19 @@ struct validator::impl {
       });
     }
     cross_frame(ev, type, frame, offset);
-    last_description = describe(ev);
+    last_kind = ev.kind;
+    last_json_object = ev.json_object;
+    last_type.assign(ev.type);
+    last_raw.assign(ev.raw.substr(0, 64));
+  }
+
+  std::string last_description() const {
+    event_view v;
+    v.kind = last_kind;
+    v.json_object = last_json_object;
+    v.type = last_type;
+    v.raw = last_raw;
+    return describe(v);
   }
 
   void cross_frame(const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
@@ -379,7 +408,7 @@ struct validator::impl {
         }
         case check_kind::constant_field: {
           if (type.empty()) break;
-          const auto v = lookup(ev, {c.field});
+          const auto v = lookup(ev, std::string_view(c.field));
           if (!v) break;
           const std::string key = value_key(*v);
           if (!s.first_value) {
@@ -393,7 +422,7 @@ struct validator::impl {
         }
         case check_kind::increasing: {
           if (type.empty()) break;
-          const auto v = lookup(ev, {c.field});
+          const auto v = lookup(ev, std::string_view(c.field));
           if (!v || v->type() != json_type::number) break;
           if (s.last_number && !(v->as_number() > *s.last_number)) {
             report(s.rule, frame, offset,
@@ -449,7 +478,7 @@ struct validator::impl {
     const check_spec& c = s.rule->check;
     std::string key;  // frames without the key pair among themselves
     if (!c.key.empty()) {
-      if (const auto v = lookup(ev, {c.key})) key = value_key(*v);
+      if (const auto v = lookup(ev, std::string_view(c.key))) key = value_key(*v);
     }
     const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
     if (type == c.open) {
@@ -509,7 +538,7 @@ struct validator::impl {
         report(s.rule, frames, tail_offset, "a blank line ending the frame", "the stream ends inside the frame " + excerpt(tail));
       });
     }
-    const std::string after = frames == 0 ? std::string("an empty stream") : "the stream ends after " + last_description;
+    const std::string after = frames == 0 ? std::string("an empty stream") : "the stream ends after " + last_description();
     for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind == check_kind::last_frame && !s.triggered) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sse/dialect/decoder.hpp"
 #include "ssec/adapter_protocol.hpp"
 #include "ssec/wire_json.hpp"
 
@@ -129,7 +130,8 @@ std::optional<mismatch> compare_answer(const conf::test_case& c, const decoded_a
     if (got.error) m.received += "\n(rejected: " + *got.error + ")";
     return m;
   }
-  // Dialect layers: the events are JSON objects (spec/FORMAT.md), compared as values.
+  // Dialect layers: both sides become sse::dialect events and are compared
+  // with their operator==, as conformance::check_dialect_reference does.
   const auto join = [](const std::vector<json>& events) {
     std::string s;
     for (const auto& e : events) s += e.dump() + "\n";
@@ -143,10 +145,19 @@ std::optional<mismatch> compare_answer(const conf::test_case& c, const decoded_a
     return m;
   }
   const auto& got = *answer.dialect;
-  if (got == c.dialect_events) return std::nullopt;
   m.received = join(got);
   std::size_t i = 0;
-  while (i < got.size() && i < c.dialect_events.size() && got[i] == c.dialect_events[i]) ++i;
+  for (; i < got.size() && i < c.dialect_events.size(); ++i) {
+    std::string why;
+    const auto want = sse::dialect::event_from_json(c.dialect_events[i], &why);
+    const auto have = sse::dialect::event_from_json(got[i], &why);
+    if (!have) {
+      m.first_difference = "event " + std::to_string(i + 1) + " is not a dialect event: " + why;
+      return m;
+    }
+    if (!want || !(*want == *have)) break;
+  }
+  if (i == got.size() && i == c.dialect_events.size()) return std::nullopt;
   m.first_difference = "first difference at event " + std::to_string(i + 1) + ":\n  expected: " +
                        (i < c.dialect_events.size() ? c.dialect_events[i].dump() : "(end of events)") +
                        "\n  got:      " + (i < got.size() ? got[i].dump() : "(end of events)");

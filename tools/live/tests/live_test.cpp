@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "sse/dialect/validator.hpp"
@@ -18,6 +21,8 @@
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"
+#include "ssec/live/service_driver.hpp"
+#include "sse/recording.hpp"
 
 namespace {
 
@@ -197,6 +202,25 @@ TEST_F(live_server, endless_line_stops_at_the_byte_limit) {
   EXPECT_LT(took, 5.0);
 }
 
+TEST_F(live_server, endless_line_stops_at_the_reference_line_limit) {
+  ssec::http::stream_request req;
+  req.url = server_->base_url() + "/stream/good?endless=1";
+  req.timeout_s = 10;
+  req.idle_timeout_s = 2;
+  req.max_bytes = 64u << 20;
+  sse::limits lim;
+  lim.max_line = 1 << 20;
+  const auto c = ssec::live::fetch(req, 0, lim);
+  EXPECT_EQ(c.end, "stopped");  // long before the 64 MiB byte limit
+  EXPECT_LE(c.size(), (1u << 20) + (256u << 10));
+  ssec::live::check_options opt;
+  opt.limits = lim;
+  const auto r = ssec::live::analyze(c, opt);
+  const auto* f = find(r, "WIRE-LIMIT");
+  ASSERT_NE(f, nullptr) << ssec::live::to_text(r);
+  EXPECT_EQ(f->seen, "line_too_long");
+}
+
 TEST_F(live_server, slow_drip_forever_ends_at_the_overall_timeout) {
   const auto start = std::chrono::steady_clock::now();
   const auto r = check(get("/stream/good?drip_ms=20&forever=1", 1.0, 0.5));
@@ -294,6 +318,83 @@ TEST(outputs, json_and_junit_carry_the_findings) {
   EXPECT_NE(x.find("AGENT-RUNID-PRESENT"), std::string::npos);
 }
 
+std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
+  std::vector<ssec::conformance::load_error> errors;
+  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
+  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
+  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
+  std::vector<ssec::conformance::test_case> out;
+  for (auto& c : loaded.cases) {
+    if (out.size() < n && c.verdict == ssec::conformance::verdict::must) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// A stand-in for a client library's sse-contract-tests service, with the
+// reference parser as its "client": it proves the driver's side of the mapping.
+TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
+  auto cases = some_cases(12);
+  ASSERT_EQ(cases.size(), 12u);
+  ssec::live::case_server served(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(served.ok());
+  std::mutex mutex;
+  std::vector<std::thread> streams;
+  ssec::http::server service(
+      [&](const ssec::http::request& req, ssec::http::response& res) {
+        if (req.method == "GET" && req.path == "/") {
+          res.send(200, "application/json", "{\"capabilities\":[\"comments\"]}");
+          return;
+        }
+        if (req.method == "DELETE") {
+          res.send(204, "text/plain", "");
+          return;
+        }
+        const auto open = nlohmann::json::parse(req.body);
+        const std::string stream_url = open.at("streamUrl");
+        const std::string callback = open.at("callbackUrl");
+        {
+          std::lock_guard lock(mutex);
+          streams.emplace_back([stream_url, callback] {
+            std::string body;
+            ssec::http::stream_request get{stream_url};
+            get.timeout_s = 5;
+            ssec::http::stream(get, [&](std::string_view b, double) { body.append(b); return true; });
+            const auto rec = sse::record_parse(std::string_view(body));
+            int n = 0;
+            const auto post = [&](const nlohmann::json& j) {
+              ssec::http::stream_request p{callback + "/" + std::to_string(++n), "POST"};
+              p.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+              p.timeout_s = 5;
+              ssec::http::stream(p, [](std::string_view, double) { return true; });
+            };
+            for (const auto& e : rec.events) {
+              post({{"kind", "event"}, {"event", {{"type", e.type}, {"data", e.data}, {"id", e.last_event_id}}}});
+            }
+            post({{"kind", "error"}, {"error", "stream closed"}});
+          });
+        }
+        res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
+      },
+      "127.0.0.1", 0);
+  ASSERT_TRUE(service.ok());
+  std::vector<ssec::live::browser_row> rows;
+  std::string error;
+  ssec::live::service_options opt{service.base_url(), served.base_url(), 5, "service:reference"};
+  ASSERT_TRUE(ssec::live::drive_service(cases, opt, rows, error)) << error;
+  for (auto& t : streams) t.join();
+  ASSERT_EQ(rows.size(), cases.size());
+  std::size_t pass = 0;
+  for (const auto& r : rows) {
+    EXPECT_TRUE(r.status == "PASS" || r.status == "SKIPPED") << r.case_name << ": " << r.status << " " << r.detail;
+    pass += r.status == "PASS";
+  }
+  EXPECT_GT(pass, 0u);
+  // An unreachable service is an error, not an empty pass.
+  rows.clear();
+  ssec::live::service_options gone{"http://127.0.0.1:1", served.base_url(), 1, "x"};
+  EXPECT_FALSE(ssec::live::drive_service(cases, gone, rows, error));
+}
+
 // Headless Chromium runs the serve page against the real cases. CI installs
 // chromium with tools/install-deps.sh --browser; without it the test skips.
 TEST(browser, chromium_eventsource_runs_the_cases) {
@@ -320,19 +421,26 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
+    // Its own process group, so the wrapper script and every browser process
+    // it starts are stopped together; quiet, so no pipe is held open.
+    ::setpgid(0, 0);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) {
+      ::dup2(null_fd, 1);
+      ::dup2(null_fd, 2);
+    }
     ::execl(chromium.c_str(), chromium.c_str(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", user_data.c_str(), url.c_str(), static_cast<char*>(nullptr));
+            "--disable-dev-shm-usage", "--disable-crash-reporter", "--disable-breakpad", "--no-default-browser-check",
+            user_data.c_str(), url.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   const bool posted = server.wait_for_browser(std::chrono::seconds(180));
-  ::kill(pid, SIGTERM);
+  ::kill(-pid, SIGTERM);
   int status = 0;
   for (int i = 0; i < 50 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (::waitpid(pid, &status, WNOHANG) == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
+  ::kill(-pid, SIGKILL);  // whatever of the group is left
+  ::waitpid(pid, &status, WNOHANG);
   std::filesystem::remove_all(profile);
   ASSERT_TRUE(posted) << "the browser never posted its results";
   const auto rows = server.browser_rows();

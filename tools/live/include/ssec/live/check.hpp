@@ -91,6 +91,8 @@ class event_counter {
   /// Feeds a piece; returns the events dispatched so far.
   std::size_t feed(std::string_view bytes);
   std::size_t events() const noexcept;
+  /// True once the reference hit a fatal error (a limit): reading on is pointless.
+  bool failed() const noexcept;
   /// The reference's last event ID so far.
   std::string last_event_id() const;
 
@@ -100,7 +102,9 @@ class event_counter {
 };
 
 /// Performs the request and records the response, stopping at max_events
-/// (counted with the reference parser), the byte limit or the timeouts.
+/// (counted with the reference parser), at the reference's first fatal error
+/// (an endless line stops at limits.max_line, end "stopped"), the byte limit
+/// or the timeouts.
 capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim = {});
 
 /// Expands $NAME and ${NAME} from the environment in `text`; each expanded

@@ -59,8 +59,9 @@ class case_server {
   /// Waits until a browser posted its results (true) or `timeout` passed.
   bool wait_for_browser(std::chrono::milliseconds timeout) const;
 
+  struct state;  ///< Implementation detail, shared with the connection handlers.
+
  private:
-  struct state;
   std::shared_ptr<state> state_;
   std::unique_ptr<http::server> server_;
 };

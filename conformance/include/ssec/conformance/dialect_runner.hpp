@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Running a dialect-layer case (chat, code, agent, workflow) against the
+// reference decoder and producer validator (parser/dialect), the dialect of
+// the case's layer taken from the built-in catalogs.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ssec/conformance/case.hpp"
+#include "ssec/conformance/runner.hpp"
+
+namespace ssec::conformance {
+
+/// Checks a dialect-layer case: under every chunking of `plan`, the
+/// reference decoder's events must equal the case's `dialect_events` (when
+/// given; compared as in spec/FORMAT.md section 2); the validator's findings
+/// over the whole stream, as a set of rule ids, must equal `findings`, or be
+/// empty for `conforming: true`. Returns nullopt when everything agrees (and
+/// for wire cases), else a report naming the case, file:line, the failing
+/// chunking, and the first event or finding that differs (expected vs got).
+std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan);
+
+}  // namespace ssec::conformance

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Arbitrary YAML through the conformance case loader. Properties: no crash
+// and no exception escapes; every error names the file and has a message; a
+// file that loads cleanly yields cases with ids and a consistent input.
+#include <cstdint>
+#include <numeric>
+#include <string>
+
+#include "fuzz_check.hpp"
+#include "ssec/conformance/loader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
+  static const ssec::conformance::tag_list tags = [] {
+    std::vector<ssec::conformance::load_error> errors;
+    auto t = ssec::conformance::load_tags_from_text("tags:\n  bom: byte order marks\n  line-endings: CR and LF\n",
+                                                    "tags.yaml", errors);
+    SSEC_FUZZ_CHECK(errors.empty());
+    return t;
+  }();
+  const std::string_view text(reinterpret_cast<const char*>(bytes), size);
+  const auto result = ssec::conformance::load_cases_from_text(text, "fuzz.yaml", "fuzz", tags);
+  for (const auto& e : result.errors) {
+    SSEC_FUZZ_CHECK(!e.message.empty());
+    SSEC_FUZZ_CHECK(e.file == "fuzz.yaml", e.to_string());
+  }
+  for (const auto& c : result.cases) {
+    SSEC_FUZZ_CHECK(c.id.size() == 4, c.id);
+    const std::size_t written = std::accumulate(c.written_chunks.begin(), c.written_chunks.end(), std::size_t{0});
+    SSEC_FUZZ_CHECK(c.written_chunks.empty() || written == c.input.size());
+  }
+  return 0;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform cases --check`: runs every case against the reference (the
+// wire parser, and for dialect layers the decoder and the producer
+// validator) under the chunkings of a plan, and prints the pass counts per
+// layer. The same checks as the GoogleTest runner, in one process.
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+#include "commands.hpp"
+#include "ssec/conformance/dialect_runner.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/runner.hpp"
+#include "ssec/conformance/summary.hpp"
+
+namespace ssec::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct cases_options {
+  std::string spec = "spec";
+  std::string cases = "conformance/cases";
+  std::string chunkings = "all";
+  bool check = false;
+  bool summary = false;
+  std::size_t show = 5;
+};
+
+int run_cases(const cases_options& opt) {
+  std::string why;
+  const auto plan = conformance::parse_chunking_plan(opt.chunkings, &why);
+  if (!plan) {
+    std::cerr << "--chunkings: " << why << "\n";
+    return exit_usage;
+  }
+  std::vector<conformance::load_error> errors;
+  const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
+  const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
+  for (const auto& e : errors) std::cerr << e.to_string() << "\n";
+  if (!loaded.ok()) std::cerr << loaded.error_text();
+  if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.cases, &tags);
+  if (!opt.check) return errors.empty() && loaded.ok() ? exit_ok : exit_usage;
+
+  struct counts {
+    std::size_t total = 0, passed = 0;
+  };
+  std::map<conformance::layer, counts> per_layer;
+  std::size_t shown = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& c : loaded.cases) {
+    auto& n = per_layer[c.layer];
+    ++n.total;
+    std::string failure;
+    if (const auto f = conformance::check_reference(c, *plan)) failure = conformance::describe(c, *f);
+    else if (const auto d = conformance::check_dialect_reference(c, *plan)) failure = *d;
+    if (failure.empty()) {
+      ++n.passed;
+    } else if (shown++ < opt.show) {
+      std::cout << "FAIL " << failure << "\n";
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "\nreference check (chunkings: " << opt.chunkings << ")\nlayer       cases  passed  failed\n";
+  counts all;
+  for (const auto l : conformance::all_layers()) {
+    const auto n = per_layer[l];
+    all.total += n.total;
+    all.passed += n.passed;
+    std::cout << std::left << std::setw(10) << conformance::to_string(l) << std::right << std::setw(7) << n.total << std::setw(8)
+              << n.passed << std::setw(8) << n.total - n.passed << "\n";
+  }
+  std::cout << std::left << std::setw(10) << "total" << std::right << std::setw(7) << all.total << std::setw(8) << all.passed
+            << std::setw(8) << all.total - all.passed << "\n"
+            << std::fixed << std::setprecision(1) << "in " << seconds << " s\n";
+  if (!errors.empty() || !loaded.ok()) return exit_usage;
+  return all.passed == all.total ? exit_ok : exit_failure;
+}
+
+}  // namespace
+
+void add_cases_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<cases_options>();
+  auto* cmd = app.add_subcommand("cases", "Load the cases: print their summary, or --check them against the reference");
+  cmd->add_option("--spec", opt->spec, "Folder of tags.yaml")->capture_default_str();
+  cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
+  cmd->add_flag("--check", opt->check, "Run every case against the reference parser, decoders and validator");
+  cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
+  cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")->capture_default_str();
+  cmd->add_option("--show", opt->show, "Failures shown in full")->capture_default_str();
+  cmd->callback([opt, &code] { code = run_cases(*opt); });
+}
+
+}  // namespace ssec::cli

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform coverage`: the summary table of the cases (per layer and tag)
+// and, for each catalog event type, field, frame shape and producer rule, the
+// cases that cover it. Exit 1 when a case file fails to load or anything is
+// uncovered.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "ssec/conformance/coverage.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/summary.hpp"
+
+namespace ssec::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct coverage_options {
+  std::string spec = "spec";
+  std::string cases = "conformance/cases";
+  std::size_t max_ids = 6;
+};
+
+int run_coverage(const coverage_options& opt) {
+  std::vector<conformance::load_error> errors;
+  const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
+  const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
+  for (const auto& e : errors) std::cerr << e.to_string() << "\n";
+  if (!loaded.ok()) std::cerr << loaded.error_text();
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(opt.spec, ec)) {
+    if (entry.path().extension() == ".yaml" && entry.path().filename() != "tags.yaml") paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  const auto cat = sse::dialect::load_catalog_files(paths);
+  if (!cat) {
+    std::cerr << cat.error_text();
+    return exit_usage;
+  }
+  conformance::print_summary(std::cout, loaded.cases, &tags);
+  std::cout << "\n";
+  const auto report = conformance::compute_coverage(*cat.value, loaded.cases);
+  conformance::print_coverage(std::cout, report, opt.max_ids);
+  if (!errors.empty() || !loaded.ok()) return exit_usage;
+  return report.uncovered() == 0 ? exit_ok : exit_failure;
+}
+
+}  // namespace
+
+void add_coverage_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<coverage_options>();
+  auto* cmd = app.add_subcommand("coverage", "Cases per layer and tag, and the cases covering each catalog entry");
+  cmd->add_option("--spec", opt->spec, "Folder of the catalogs and tags.yaml")->capture_default_str();
+  cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
+  cmd->add_option("--ids", opt->max_ids, "Case ids shown per item")->capture_default_str();
+  cmd->callback([opt, &code] { code = run_coverage(*opt); });
+}
+
+}  // namespace ssec::cli

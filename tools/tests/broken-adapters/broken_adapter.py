@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# A deliberately broken adapter for the harness tests (tools/tests/harness_test.cpp).
+# It forwards every request to a working adapter (the reference) and breaks in
+# one chosen way on parse requests whose id contains --on (every parse request
+# when --on is not given):
+#   crash    exits with status 3 after writing to stderr
+#   hang     never answers
+#   garbage  answers a line that is not JSON
+#   wrong    answers events whose data differ from the working adapter's
+#   huge     answers one line of --huge-bytes bytes (default 2 MiB)
+#   wrongid  answers with another request id
+#   nohello  exits at hello without answering        (a setup error)
+#   silent   never answers hello                      (a setup error)
+#   badproto answers hello with protocol 2           (a setup error)
+#   nocr     works, but its hello lists every capability except "cr"
+#   nolayers works, but its hello lists no layer
+# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] -- WORKING ADAPTER COMMAND...
+import json
+import subprocess
+import sys
+import time
+
+
+def main():
+    args = sys.argv[1:]
+    if "--" not in args or not args:
+        sys.stderr.write("usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] -- COMMAND...\n")
+        return 2
+    split = args.index("--")
+    opts, command = args[:split], args[split + 1:]
+    mode = opts[0]
+    on = None
+    huge_bytes = 2 << 20
+    if "--on" in opts:
+        on = opts[opts.index("--on") + 1]
+    if "--huge-bytes" in opts:
+        huge_bytes = int(opts[opts.index("--huge-bytes") + 1])
+    working = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def forward(line):
+        working.stdin.write(line + "\n")
+        working.stdin.flush()
+        return working.stdout.readline().rstrip("\n")
+
+    def say(text):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        line = line.rstrip("\n")
+        request = json.loads(line)
+        op = request.get("op")
+        if op == "bye":
+            break
+        if op == "hello":
+            if mode == "nohello":
+                sys.stderr.write("broken adapter: leaving without a hello\n")
+                return 0
+            if mode == "silent":
+                time.sleep(3600)
+            answer = json.loads(forward(line))
+            if mode == "badproto":
+                answer["protocol"] = 2
+            if mode == "nocr":
+                answer["capabilities"] = [c for c in answer.get("capabilities", []) if c != "cr"]
+            if mode == "nolayers":
+                answer["layers"] = []
+            say(json.dumps(answer))
+            continue
+        triggered = op == "parse" and (on is None or on in request.get("id", ""))
+        if not triggered:
+            say(forward(line))
+            continue
+        if mode == "crash":
+            sys.stderr.write("broken adapter: crashing on purpose on " + request["id"] + "\n")
+            sys.stderr.flush()
+            sys.exit(3)
+        elif mode == "hang":
+            time.sleep(3600)
+        elif mode == "garbage":
+            say("this is not JSON {")
+        elif mode == "wrong":
+            answer = json.loads(forward(line))
+            for event in answer.get("events", []):
+                event["data"] += " (wrong)"
+            if not answer.get("events") and "error" not in answer:
+                answer["events"] = [{"type": "message", "data": "invented", "lastEventId": ""}]
+            say(json.dumps(answer))
+        elif mode == "huge":
+            prefix = '{"id":' + json.dumps(request["id"]) + ',"events":[{"type":"message","data":"'
+            sys.stdout.write(prefix + "x" * huge_bytes + '","lastEventId":""}],"retry":null}\n')
+            sys.stdout.flush()
+        elif mode == "wrongid":
+            answer = json.loads(forward(line))
+            answer["id"] = "not-" + request["id"]
+            say(json.dumps(answer))
+        else:
+            say(forward(line))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
