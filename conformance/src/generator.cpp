@@ -807,11 +807,11 @@ class case_builder {
       if (keep) add_stream("rules", base + "/keeps", r->id + " kept", from, {"producer-rule"}, verdict, keep->first);
       std::optional<std::pair<stream, std::size_t>> brk;
       for (const auto& t : candidates(*r)) {
-        const auto s = breaking(*r, t);
-        if (!s) continue;
-        const auto f = render(d_, *s).findings;
-        if (!f.contains(r->id)) continue;
-        if (!brk || f.size() < brk->second) brk = {*s, f.size()};
+        for (const auto& s : breaking(*r, t)) {
+          const auto f = render(d_, s).findings;
+          if (!f.contains(r->id)) continue;
+          if (!brk || f.size() < brk->second) brk = {s, f.size()};
+        }
       }
       std::vector<std::string> tags{"producer-rule"};
       if (r->check.kind == dl::check_kind::utf8) tags.push_back("invalid-utf8");
@@ -881,9 +881,25 @@ class case_builder {
     return "unlisted_type";
   }
 
-  // A stream around a frame of type `t` that breaks the rule, or nullopt
-  // when a frame of that type cannot break it.
-  std::optional<stream> breaking(const dl::rule_spec& r, const std::string& t) const {
+  // Streams around a frame of type `t` that may break the rule (the caller
+  // keeps one that does, by the model); none when that type cannot.
+  std::vector<stream> breaking(const dl::rule_spec& r, const std::string& t) const {
+    if (auto one = breaking_one(r, t)) return {*one};
+    if (r.check.kind != dl::check_kind::field_required) return {};
+    // Each required field the rule may claim, one stream apiece: which rule
+    // reports a missing field depends on the more specific rules.
+    std::vector<stream> out;
+    const auto& e = spec(t);
+    const frame minimal = from_object(make_object(e, false));
+    for (const auto& f : e.fields) {
+      if (f.required) out.push_back(stream{with_context(d_, with_key(minimal, f.key, std::nullopt), {}), variant::lf, {}});
+    }
+    return out;
+  }
+
+  // The one stream that breaks the rule around a frame of type `t`, or
+  // nullopt (field_required: see breaking()).
+  std::optional<stream> breaking_one(const dl::rule_spec& r, const std::string& t) const {
     const auto& c = r.check;
     const auto& e = spec(t);
     const frame minimal = from_object(make_object(e, false));
@@ -937,16 +953,7 @@ class case_builder {
         }
         return ctx(minimal, {from_object(unknown)});
       }
-      case dl::check_kind::field_required: {
-        for (const auto& f : e.fields) {
-          if (!f.required) continue;
-          const bool claimed = c.fields.empty() || std::any_of(c.fields.begin(), c.fields.end(), [&](const dl::field_path& p) {
-                                 return (p.type == t || p.type == "*") && p.keys.size() == 1 && p.keys.front() == f.key;
-                               });
-          if (claimed) return ctx(with_key(minimal, f.key, std::nullopt));
-        }
-        return std::nullopt;
-      }
+      case dl::check_kind::field_required: return std::nullopt;
       case dl::check_kind::field_type:
         for (const auto& f : e.fields) {
           if (const auto w = wrong_value(f)) return ctx(with_key(minimal, f.key, *w));
@@ -1024,7 +1031,14 @@ std::string render_case(const dl::dialect_spec& d, const gen_case& c, const std:
   out << "  events: |\n";
   for (const auto& line : r.log) out << "    " << line << "\n";
   out << "  dialect_events: |\n";
-  for (const auto& e : r.events) out << "    " << e.dump(-1, ' ', true) << "\n";
+  for (const auto& e : r.events) {
+    // Members in the order of spec/FORMAT.md section 2, for the reader.
+    ojson ordered = ojson::object();
+    for (const char* key : {"kind", "type", "text", "fields", "raw"}) {
+      if (e.contains(key)) ordered[key] = e[key];
+    }
+    out << "    " << ordered.dump(-1, ' ', true) << "\n";
+  }
   if (r.findings.empty()) {
     out << "  conforming: true\n";
   } else {

@@ -356,13 +356,16 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
           std::lock_guard lock(mutex);
           streams.emplace_back([stream_url, callback] {
             std::string body;
-            ssec::http::stream_request get{stream_url};
+            ssec::http::stream_request get;
+            get.url = stream_url;
             get.timeout_s = 5;
             ssec::http::stream(get, [&](std::string_view b, double) { body.append(b); return true; });
             const auto rec = sse::record_parse(std::string_view(body));
             int n = 0;
             const auto post = [&](const nlohmann::json& j) {
-              ssec::http::stream_request p{callback + "/" + std::to_string(++n), "POST"};
+              ssec::http::stream_request p;
+              p.url = callback + "/" + std::to_string(++n);
+              p.method = "POST";
               p.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
               p.timeout_s = 5;
               ssec::http::stream(p, [](std::string_view, double) { return true; });
