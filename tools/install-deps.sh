@@ -42,6 +42,11 @@ fi
 adapters="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/adapters"
 if [ ! -d "$adapters/node_modules" ] || [ "$adapters/package-lock.json" -nt "$adapters/node_modules" ]; then
   echo "install-deps: npm ci in tools/adapters"
-  npm ci --prefix "$adapters" --no-audit --no-fund
-  touch "$adapters/node_modules"
+  # The adapters serve the conformance matrix, not the tests: a registry
+  # hiccup must not stop a build.
+  if npm ci --prefix "$adapters" --no-audit --no-fund; then
+    touch "$adapters/node_modules"
+  else
+    echo "install-deps: npm ci failed; the JavaScript adapters will not run" >&2
+  fi
 fi

@@ -9,10 +9,16 @@
 # Exit status: non-zero when a step fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-./tools/install-deps.sh >&2 || exit 2
-cmake --preset release >/dev/null || exit 2
-cmake --build --preset release >&2 || exit 2
-tool=./build/release/tools/sse-conform
+# SSEC_BUILD_DIR=<configured build dir> reuses that build instead of the release preset.
+if [[ -n "${SSEC_BUILD_DIR:-}" ]]; then
+  cmake --build "$SSEC_BUILD_DIR" -j2 --target sse-conform >&2 || exit 2
+  tool="$SSEC_BUILD_DIR/tools/sse-conform"
+else
+  ./tools/install-deps.sh >&2 || exit 2
+  cmake --preset release >/dev/null || exit 2
+  cmake --build --preset release >&2 || exit 2
+  tool=./build/release/tools/sse-conform
+fi
 status=0
 
 echo "== 1. cases and coverage"

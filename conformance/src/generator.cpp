@@ -383,7 +383,11 @@ class findings_model {
       if (const auto* r = required_rule(type, path)) out_.insert(r->id);
       path.pop_back();
     }
-    for (const auto& [key, value] : members.items()) {
+    for (const auto& member : members.items()) {
+      // Named copies, not a structured binding: clang 14 (the fuzz and
+      // OSS-Fuzz compiler) cannot capture bindings in the lambdas below.
+      const std::string key = member.key();
+      const auto& value = member.value();
       const auto spec = std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return f.key == key; });
       path.push_back(key);
       if (spec != declared.end()) {

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The vector code paths (AVX2 line scan and UTF-8 validation, picked at run
+// time; SSE2 otherwise) against plain byte-at-a-time references, with the
+// bytes that matter placed at every position around the 16- and 32-byte
+// block boundaries. Each input sits in an exactly sized heap allocation, so
+// an overread shows under ASan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sse/chunking.hpp"
+#include "sse/parser.hpp"
+#include "sse/utf8.hpp"
+
+namespace {
+
+using namespace std::string_literals;
+
+// A copy of `bytes` that ends exactly where its allocation ends.
+class exact_copy {
+ public:
+  explicit exact_copy(std::string_view bytes)
+      : data_(std::make_unique<char[]>(bytes.empty() ? 1 : bytes.size())), size_(bytes.size()) {
+    std::copy(bytes.begin(), bytes.end(), data_.get());
+  }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_;
+};
+
+// The oracle: append_repaired is scalar everywhere and replaces nothing
+// exactly when the input is well-formed UTF-8.
+bool valid_by_repair(std::string_view bytes) {
+  std::string out;
+  return sse::utf8::append_repaired(out, bytes) == 0;
+}
+
+std::string hex(std::string_view bytes) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out += digits[b >> 4];
+    out += digits[b & 15];
+    out += ' ';
+  }
+  return out;
+}
+
+// Returns false after one failure, so loops over many inputs stop early.
+bool is_valid_agrees(std::string_view bytes) {
+  const exact_copy copy(bytes);
+  const bool got = sse::utf8::is_valid(copy.view());
+  const bool want = valid_by_repair(bytes);
+  if (got == want) return true;
+  ADD_FAILURE() << "is_valid " << got << ", expected " << want << ", for " << bytes.size() << " bytes: " << hex(bytes);
+  return false;
+}
+
+TEST(VectorPaths, IsValidWithEveryBoundaryByteAtEveryBlockPosition) {
+  const std::string interesting = "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
+                                  "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
+  // Sequences of one to four such bytes, in ASCII padding, starting on
+  // either side of each block boundary of inputs just under, at and over
+  // one and two blocks.
+  for (const std::size_t total : {32u, 33u, 64u, 65u}) {
+    for (const std::size_t at : {0u, 15u, 16u, 29u, 30u, 31u, 32u, 33u, 61u, 62u, 63u, 64u}) {
+      for (const char a : interesting) {
+        for (const char b : interesting) {
+          for (const char c : interesting) {
+            for (std::size_t length = 1; length <= 3 && at + length <= total; ++length) {
+              std::string bytes(total, 'x');
+              const char sequence[] = {a, b, c};
+              bytes.replace(at, length, sequence, length);
+              if (!is_valid_agrees(bytes)) return;
+            }
+            if (at + 4 > total) continue;
+            for (const char d : {'\x80', '\xBF', 'A'}) {
+              std::string bytes(total, 'x');
+              bytes.replace(at, 4, std::string{a, b, c, d});
+              if (!is_valid_agrees(bytes)) return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorPaths, IsValidWithEveryTwoBytePairAcrossTheBlockBoundary) {
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      for (const std::size_t at : {30u, 31u, 62u}) {
+        std::string padded(64, 'y');
+        padded[at] = static_cast<char>(a);
+        padded[at + 1] = static_cast<char>(b);
+        if (!is_valid_agrees(padded)) return;
+        // The same pair as the last bytes of the input.
+        if (!is_valid_agrees(padded.substr(0, at + 2))) return;
+      }
+    }
+  }
+}
+
+TEST(VectorPaths, IsValidOnSeededRandomLongStrings) {
+  const std::vector<std::string> pieces = {
+      "a", "bcdefgh", "abcdefghijklmnopqrstuvwxyz0123456789", "\0"s, "\xC3\xA9", "\xC2\x80", "\xDF\xBF",
+      "\xE2\x82\xAC", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80", "\xE4\xBD\xA0\xE5\xA5\xBD", "\xF0\x90\x80\x80",
+      "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xBF", "\xC0", "\xC1",
+      "\xE0\x80", "\xED\xA0\x80", "\xF4\x90", "\xF5", "\xFF", "\xFE"};
+  const std::size_t valid_pieces = 15;  // the first fifteen are well-formed
+  for (std::uint64_t seed = 1; seed <= 20000; ++seed) {
+    sse::chunking::splitmix64 rng(seed);
+    const bool only_valid = seed % 2 == 0;
+    std::string bytes;
+    const auto count = rng.next() % 48;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      bytes += pieces[rng.next() % (only_valid ? valid_pieces : pieces.size())];
+    }
+    if (!is_valid_agrees(bytes)) {
+      ADD_FAILURE() << "seed " << seed;
+      return;
+    }
+  }
+}
+
+// The reference line scan: byte by byte.
+sse::detail::line_scan naive_scan(const char* p, const char* end) {
+  const char* ascii_end = nullptr;
+  for (; p < end && *p != '\r' && *p != '\n'; ++p) {
+    if (ascii_end == nullptr && static_cast<unsigned char>(*p) >= 0x80) ascii_end = p;
+  }
+  return {p, ascii_end != nullptr ? ascii_end : p};
+}
+
+TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
+  const char alphabet[] = {'a', 'b', ' ', ':', '\r', '\n', '\x80', '\xC3', '\xFF', '\x7F'};
+  for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
+    sse::chunking::splitmix64 rng(seed);
+    const auto size = static_cast<std::size_t>(rng.next() % 160);
+    // Mostly plain bytes, so that lines and ASCII runs are long enough to
+    // cross blocks; seeds differ in how rare line ends and high bytes are.
+    const std::uint64_t rarity = 1 + seed % 64;
+    std::string bytes;
+    for (std::size_t i = 0; i < size; ++i) {
+      bytes += rng.next() % rarity == 0 ? alphabet[4 + rng.next() % 6] : alphabet[rng.next() % 4];
+    }
+    const exact_copy copy(bytes);
+    const char* begin = copy.view().data();
+    const char* end = begin + copy.view().size();
+    for (const char* from = begin; from <= end; ++from) {
+      const sse::detail::line_scan got = sse::detail::scan_line(from, end);
+      const sse::detail::line_scan want = naive_scan(from, end);
+      if (got.eol != want.eol || got.ascii_end != want.ascii_end) {
+        ADD_FAILURE() << "seed " << seed << ", from byte " << (from - begin) << ": eol " << (got.eol - begin)
+                      << " (expected " << (want.eol - begin) << "), ascii_end " << (got.ascii_end - begin)
+                      << " (expected " << (want.ascii_end - begin) << ") in " << hex(bytes);
+        return;
+      }
+      EXPECT_EQ(sse::detail::find_line_end(from, end), want.eol);
+    }
+  }
+}
+
+}  // namespace
