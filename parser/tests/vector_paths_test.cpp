@@ -66,25 +66,29 @@ bool is_valid_agrees(std::string_view bytes) {
 TEST(VectorPaths, IsValidWithEveryBoundaryByteAtEveryBlockPosition) {
   const std::string interesting = "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
                                   "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
+  // A third or fourth byte is either a continuation or not: these cover both
+  // and the bounds.
+  const std::string later = "\x41\x80\xBF\xC2\xE0\xF0"s;
   // Sequences of one to four such bytes, in ASCII padding, starting on
-  // either side of each block boundary of inputs just under, at and over
-  // one and two blocks.
+  // either side of each block boundary of inputs at and just over one and
+  // two blocks.
   for (const std::size_t total : {32u, 33u, 64u, 65u}) {
     for (const std::size_t at : {0u, 15u, 16u, 29u, 30u, 31u, 32u, 33u, 61u, 62u, 63u, 64u}) {
+      const auto placed = [&](std::string_view sequence) {
+        std::string bytes(total, 'x');
+        bytes.replace(at, sequence.size(), sequence);
+        return bytes;
+      };
       for (const char a : interesting) {
+        if (at + 1 <= total && !is_valid_agrees(placed(std::string{a}))) return;
         for (const char b : interesting) {
-          for (const char c : interesting) {
-            for (std::size_t length = 1; length <= 3 && at + length <= total; ++length) {
-              std::string bytes(total, 'x');
-              const char sequence[] = {a, b, c};
-              bytes.replace(at, length, sequence, length);
-              if (!is_valid_agrees(bytes)) return;
-            }
-            if (at + 4 > total) continue;
-            for (const char d : {'\x80', '\xBF', 'A'}) {
-              std::string bytes(total, 'x');
-              bytes.replace(at, 4, std::string{a, b, c, d});
-              if (!is_valid_agrees(bytes)) return;
+          if (at + 2 > total) continue;
+          if (!is_valid_agrees(placed(std::string{a, b}))) return;
+          for (const char c : later) {
+            if (at + 3 > total) continue;
+            if (!is_valid_agrees(placed(std::string{a, b, c}))) return;
+            for (const char d : later) {
+              if (at + 4 <= total && !is_valid_agrees(placed(std::string{a, b, c, d}))) return;
             }
           }
         }
