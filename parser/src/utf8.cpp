@@ -142,21 +142,11 @@ constexpr std::uint8_t overlong_4 = 1 << 6;      // F0 80..8F
 constexpr std::uint8_t two_continuations = 1 << 7;  // a continuation then a continuation
 constexpr std::uint8_t carry = too_short | too_long | two_continuations;
 
-__attribute__((target("avx2"))) inline __m256i table16(std::uint8_t t0, std::uint8_t t1, std::uint8_t t2,
-                                                        std::uint8_t t3, std::uint8_t t4, std::uint8_t t5,
-                                                        std::uint8_t t6, std::uint8_t t7, std::uint8_t t8,
-                                                        std::uint8_t t9, std::uint8_t t10, std::uint8_t t11,
-                                                        std::uint8_t t12, std::uint8_t t13, std::uint8_t t14,
-                                                        std::uint8_t t15) noexcept {
-  // The same sixteen entries in both lanes: vpshufb looks up within a lane.
-  return _mm256_setr_epi8(static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
-                          static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
-                          static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
-                          static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15),
-                          static_cast<char>(t0), static_cast<char>(t1), static_cast<char>(t2), static_cast<char>(t3),
-                          static_cast<char>(t4), static_cast<char>(t5), static_cast<char>(t6), static_cast<char>(t7),
-                          static_cast<char>(t8), static_cast<char>(t9), static_cast<char>(t10), static_cast<char>(t11),
-                          static_cast<char>(t12), static_cast<char>(t13), static_cast<char>(t14), static_cast<char>(t15));
+// The same sixteen entries in both lanes: vpshufb looks up within a lane.
+__attribute__((target("avx2"))) inline __m256i table16(const std::array<std::uint8_t, 16>& entries) noexcept {
+  __m128i lane;
+  std::memcpy(&lane, entries.data(), sizeof lane);
+  return _mm256_broadcastsi128_si256(lane);
 }
 
 // Trivially constructible (a constructor would need the target attribute);
@@ -191,15 +181,15 @@ struct checker {
     const __m256i prev3 = _mm256_alignr_epi8(input, carried, 13);
 
     const __m256i byte_1_high = _mm256_shuffle_epi8(
-        table16(too_long, too_long, too_long, too_long, too_long, too_long, too_long, too_long,  // 0_______
+        table16({too_long, too_long, too_long, too_long, too_long, too_long, too_long, too_long,  // 0_______
                 two_continuations, two_continuations, two_continuations, two_continuations,    // 10______
                 too_short | overlong_2,                                                         // 1100____
                 too_short,                                                                      // 1101____
                 too_short | overlong_3 | surrogate,                                             // 1110____
-                too_short | too_large | too_large_1000 | overlong_4),                           // 1111____
+                too_short | too_large | too_large_1000 | overlong_4}),                          // 1111____
         high_nibbles(prev1));
     const __m256i byte_1_low = _mm256_shuffle_epi8(
-        table16(carry | overlong_3 | overlong_2 | overlong_4,  // ____0000
+        table16({carry | overlong_3 | overlong_2 | overlong_4,  // ____0000
                 carry | overlong_2,                             // ____0001
                 carry, carry,                                   // ____001_
                 carry | too_large,                              // ____0100
@@ -208,15 +198,15 @@ struct checker {
                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,
                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,  // ____0101 .. ____1100
                 carry | too_large | too_large_1000 | surrogate,                         // ____1101
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000),  // ____111_
+                carry | too_large | too_large_1000, carry | too_large | too_large_1000}),  // ____111_
         _mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)));
     const __m256i byte_2_high = _mm256_shuffle_epi8(
-        table16(too_short, too_short, too_short, too_short, too_short, too_short, too_short, too_short,  // 0_______
+        table16({too_short, too_short, too_short, too_short, too_short, too_short, too_short, too_short,  // 0_______
                 too_long | overlong_2 | two_continuations | overlong_3 | too_large_1000 | overlong_4,   // 1000____
                 too_long | overlong_2 | two_continuations | overlong_3 | too_large,                    // 1001____
                 too_long | overlong_2 | two_continuations | surrogate | too_large,                     // 101_____
                 too_long | overlong_2 | two_continuations | surrogate | too_large,
-                too_short, too_short, too_short, too_short),  // 11______
+                too_short, too_short, too_short, too_short}),  // 11______
         high_nibbles(input));
     const __m256i special_cases = _mm256_and_si256(_mm256_and_si256(byte_1_high, byte_1_low), byte_2_high);
 

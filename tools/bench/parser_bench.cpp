@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Micro-benchmarks of the wire parser's hot path, for profiling and for
 // comparing a change before and after. `sse-conform bench` gives the published
-// figures (docs/benchmarks.md); this binary isolates the pieces:
+// figures (tools/docs/benchmarks.md); this binary isolates the pieces:
 // the line-end scan alone, UTF-8 validation alone, and the whole parser on an
 // in-memory LLM stream at several chunk sizes.
 #include <benchmark/benchmark.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform bench`: parse a file from memory R times in N-byte chunks and
 // print one JSON line of throughput figures; `--generate DIR` writes the
-// benchmark streams (docs/benchmarks.md).
+// benchmark streams (tools/docs/benchmarks.md).
 #include <sys/resource.h>
 #include <time.h>
 
@@ -113,7 +113,9 @@ std::variant<std::string, read_error> read_exact(const std::string& path) {
   if (ec) return read_error{path + ": " + ec.message()};
   std::string out(static_cast<std::size_t>(size), '\0');
   const std::size_t got = std::fread(out.data(), 1, out.size(), file.get());
-  if (got != out.size()) return read_error{path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes"};
+  if (got != out.size()) {
+    return read_error{path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes"};
+  }
   return out;
 }
 
@@ -209,12 +211,14 @@ int run_generate(const std::string& dir) {
     const std::string path = (std::filesystem::path(dir) / s.file_name).string();
     const std::string bytes = s.generate();
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-    if (!file || std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() || std::fflush(file.get()) != 0) {
+    const bool written = file && std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size() &&
+                         std::fflush(file.get()) == 0;
+    if (!written) {
       std::cerr << "sse-conform bench: " << path << ": " << std::strerror(errno) << '\n';
       return exit_usage;
     }
-    std::cout << dump_line(nlohmann::ordered_json{{"file", path}, {"bytes", bytes.size()}, {"description", s.description}})
-              << '\n';
+    const nlohmann::ordered_json line = {{"file", path}, {"bytes", bytes.size()}, {"description", s.description}};
+    std::cout << dump_line(line) << '\n';
   }
   return exit_ok;
 }
@@ -229,7 +233,9 @@ void add_bench_command(CLI::App& app, int& code) {
   cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--runs", opt->runs, "Timed parses; the median is reported")->capture_default_str()->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--runs", opt->runs, "Timed parses; the median is reported")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100000u));
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
   auto* generate = cmd->add_option("--generate", opt->generate_dir,

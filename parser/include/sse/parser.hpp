@@ -276,8 +276,8 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       line_.assign(p, static_cast<std::size_t>(end - p));
       return leave(end, errc::ok);
     }
-    const bool ok = blank ? dispatch()
-                          : process_line(std::string_view(p, static_cast<std::size_t>(eol - p)), at(p), true, ascii_prefix);
+    const std::string_view line(p, static_cast<std::size_t>(eol - p));
+    const bool ok = blank ? dispatch() : process_line(line, at(p), true, ascii_prefix);
     p = eol + 1;
     if (*eol == '\r') {
       if (p == end) skip_lf_ = true;

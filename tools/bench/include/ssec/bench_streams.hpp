@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The benchmark streams (docs/benchmarks.md): seeded and byte-identical on every
+// The benchmark streams (tools/docs/benchmarks.md): seeded and byte-identical on every
 // run and platform, so a figure in the docs can be reproduced from the command
 // that produced it. They are generated, never committed: the set is ~150 MB.
 #pragma once
