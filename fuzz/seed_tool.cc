@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -135,6 +134,22 @@ std::string dict_entry(std::string_view token) {
   return out + "\"";
 }
 
+// The key a YAML line starts with (`key:` or `- key:`, any indentation), or empty.
+std::string_view yaml_key_of(std::string_view line) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
+  std::size_t i = 0;
+  while (i < line.size() && space(line[i])) ++i;
+  if (i + 1 < line.size() && line[i] == '-' && space(line[i + 1])) {
+    ++i;
+    while (i < line.size() && space(line[i])) ++i;
+  }
+  const std::size_t start = i;
+  const auto first = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (i == line.size() || !first(line[i])) return {};
+  while (i < line.size() && (first(line[i]) || (line[i] >= '0' && line[i] <= '9'))) ++i;
+  return i < line.size() && line[i] == ':' ? line.substr(start, i - start) : std::string_view{};
+}
+
 int write_dicts(const fs::path& source, const fs::path& out) {
   const auto& catalog = sse::dialect::builtin_catalog();
   if (!catalog) {
@@ -155,14 +170,12 @@ int write_dicts(const fs::path& source, const fs::path& out) {
 
   // YAML keys used by the catalogs and the case files, plus YAML syntax.
   std::set<std::string> yaml_tokens{": ", "- ", "[", "]", "{", "}", "\"", "'", "|", ">", "&a", "*a", "!!str", "---", "\n  "};
-  const std::regex key_pattern(R"(^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):)");
   for (const fs::path& dir : {source / "spec", source / "conformance/cases/ours"}) {
     for (const auto& entry : fs::recursive_directory_iterator(dir)) {
       if (entry.path().extension() != ".yaml") continue;
       std::ifstream in(entry.path());
       for (std::string line; std::getline(in, line);) {
-        std::smatch m;
-        if (std::regex_search(line, m, key_pattern)) yaml_tokens.insert(m[1].str() + ":");
+        if (const auto key = yaml_key_of(line); !key.empty()) yaml_tokens.insert(std::string(key) + ":");
       }
     }
   }

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sse/dialect/catalog.hpp"
 #include "ssec/adapter_protocol.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
@@ -638,19 +639,24 @@ load_result load_cases_from_text(std::string_view text, std::string_view display
     ctx.error(0, 0, "case files must not start with a byte order mark (it would shift every position)");
     return out;
   }
-  std::vector<YAML::Node> documents;
+  const std::string owned(text);
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    root = YAML::Load(owned);
   } catch (const YAML::Exception& e) {
     ctx.error(e.mark, "malformed YAML: " + e.msg);
     return out;
   }
-  if (documents.size() != 1 || !documents[0].IsSequence()) {
+  if (const auto second = sse::dialect::second_yaml_document(owned)) {
+    ctx.error(second->first, second->second, "a case file must be one YAML document: a second one starts here");
+    return out;
+  }
+  if (!root.IsSequence()) {
     ctx.error(0, 0, "a case file must be one YAML document: a list of cases (`- id: ...`)");
     return out;
   }
   std::map<std::string, std::size_t> first_line;
-  for (const auto& node : documents[0]) {
+  for (const auto& node : root) {
     test_case c;
     if (!load_case(ctx, node, topic, tags, c)) continue;
     if (const auto seen = first_line.find(c.id); seen != first_line.end()) {

@@ -161,9 +161,20 @@ TEST(loader, rejects_malformed_yaml) {
 TEST(loader, rejects_files_that_are_not_a_list_of_cases) {
   expect_one_error(load(""), 1, "one YAML document");
   expect_one_error(load("id: K7P2\n"), 1, "one YAML document");
-  expect_one_error(load(valid + "---\n" + valid), 1, "one YAML document");
+  expect_one_error(load(valid + "---\n" + valid), 10, "a second one starts here");  // the `---` line
   expect_one_error(load("- just text\n"), 1, "must be a map");
   expect_one_error(load("\xEF\xBB\xBF" + valid), 1, "byte order mark");
+}
+
+// Found by sse_case_loader_fuzzer (corpus/regressions/sse_case_loader_fuzzer/
+// yaml-cpp-loadall-endless-documents): on stray content that yaml-cpp 0.7 cannot
+// place, its LoadAll returned endless empty documents until memory ran out
+// (jbeder/yaml-cpp#1319). The loader must end, with an error at that content.
+TEST(loader, stray_content_after_the_cases_is_an_error_not_an_endless_loop) {
+  const auto r = load(valid + ",\n");
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_TRUE(r.cases.empty());
+  EXPECT_EQ(r.errors[0].line, 10u) << r.error_text();
 }
 
 TEST(loader, rejects_bad_ids) {

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -43,9 +42,27 @@ std::vector<std::string> catalog_paths(const fs::path& spec) {
 // Ids the generator must not take: every `- id:` of the hand-written case
 // files (read as text, so a file that fails to load still reserves its ids),
 // and the ids spec/DECISIONS.md reserves (`ABCD` in backquotes).
+bool id_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+std::string_view trimmed(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The id of a `- id: ABCD` line (any spacing), or empty.
+std::string_view id_of_line(std::string_view line) {
+  line = trimmed(line);
+  if (line.empty() || line.front() != '-') return {};
+  line = trimmed(line.substr(1));
+  if (!line.starts_with("id:")) return {};
+  line = trimmed(line.substr(3));
+  return line.size() == 4 && std::all_of(line.begin(), line.end(), id_char) ? line : std::string_view{};
+}
+
 std::set<std::string> reserved_ids(const fs::path& cases, const fs::path& generated, const fs::path& spec) {
   std::set<std::string> ids;
-  const std::regex id_line(R"(^\s*-\s*id:\s*([A-Z0-9]{4})\s*$)");
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(cases, ec); it != fs::recursive_directory_iterator(); ++it) {
     if (it->is_directory() && fs::equivalent(it->path(), generated, ec)) {
@@ -54,17 +71,20 @@ std::set<std::string> reserved_ids(const fs::path& cases, const fs::path& genera
     }
     if (it->path().extension() != ".yaml") continue;
     std::ifstream in(it->path());
-    std::string line;
-    std::smatch m;
-    while (std::getline(in, line)) {
-      if (std::regex_match(line, m, id_line)) ids.insert(m[1]);
+    for (std::string line; std::getline(in, line);) {
+      if (const auto id = id_of_line(line); !id.empty()) ids.insert(std::string(id));
     }
   }
   if (const auto text = read_all((spec / "DECISIONS.md").string()); std::holds_alternative<std::string>(text)) {
-    const std::regex quoted("`([A-Z0-9]{4})`");
-    const auto& s = std::get<std::string>(text);
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), quoted); it != std::sregex_iterator(); ++it) {
-      if (conformance::is_valid_case_id((*it)[1].str())) ids.insert((*it)[1].str());
+    const std::string_view s = std::get<std::string>(text);
+    for (std::size_t i = 0; i + 6 <= s.size();) {
+      const std::string_view quoted = s.substr(i + 1, 4);
+      if (s[i] == '`' && s[i + 5] == '`' && std::all_of(quoted.begin(), quoted.end(), id_char)) {
+        if (conformance::is_valid_case_id(std::string(quoted))) ids.insert(std::string(quoted));
+        i += 6;
+      } else {
+        ++i;
+      }
     }
   }
   return ids;

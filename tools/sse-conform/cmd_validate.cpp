@@ -83,7 +83,9 @@ void add_validate_command(CLI::App& app, int& code) {
       "validate", "Check a recorded stream against a dialect's producer rules; exit 1 on any MUST violation");
   cmd->add_option("--dialect", opt->dialect, "Dialect: chat, code, workflow or agent")->required();
   cmd->add_flag("--json", opt->json, "Print the findings as one JSON object (spec/FORMAT.md)");
-  cmd->add_option("--catalog", opt->catalogs, "Catalog files to use instead of the built-in spec/ catalogs");
+  // One file per --catalog, so the input path after it is not taken for a catalog.
+  cmd->add_option("--catalog", opt->catalogs, "A catalog file to use instead of the built-in spec/ catalogs (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--content-type", opt->content_type, "The Content-Type the stream was served with, to check it too");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();

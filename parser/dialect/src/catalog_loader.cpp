@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include "sse/dialect/catalog.hpp"
@@ -924,6 +926,11 @@ class catalog_builder {
       r.error(location{src.name, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
       return;
     }
+    if (const auto second = second_yaml_document(src.text)) {
+      r.error(location{src.name, static_cast<int>(second->first) + 1, static_cast<int>(second->second) + 1},
+              "a catalog is one YAML document: a second one starts here");
+      return;
+    }
     try {
       read_root(r, root, cat);
     } catch (const YAML::Exception& e) {
@@ -1250,6 +1257,43 @@ const load_result& builtin_catalog() {
     return load_catalogs(sources);
   }();
   return loaded;
+}
+
+namespace {
+// Counts documents from parser events; the nodes themselves are not built.
+class document_counter final : public YAML::EventHandler {
+ public:
+  std::size_t documents = 0;
+  std::pair<std::size_t, std::size_t> last_start{0, 0};
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    ++documents;
+    last_start = {static_cast<std::size_t>(std::max(mark.line, 0)), static_cast<std::size_t>(std::max(mark.column, 0))};
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+}  // namespace
+
+std::optional<std::pair<std::size_t, std::size_t>> second_yaml_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  document_counter counter;
+  try {
+    // At most two rounds: the second document is all we look for, and a bound
+    // is what keeps yaml-cpp 0.7 from looping.
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+  if (counter.documents < 2) return std::nullopt;
+  return counter.last_start;
 }
 
 const dialect_spec* builtin_dialect(std::string_view name) noexcept {

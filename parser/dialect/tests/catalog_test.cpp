@@ -396,6 +396,8 @@ std::vector<error_case> error_cases() {
        "demo.yaml:9:5: duplicate key 'purpose' in dialect (first at line 7)"},
       {"yaml_syntax", edited(b, "types: [ping]}", "types: [ping]"), "demo.yaml:24:1: YAML syntax error"},
       {"unknown_top_level_key", b + "extra: 1\n", "demo.yaml:24:1: unknown key 'extra' in catalog"},
+      // A second document would otherwise be ignored without a word (YAML::Load reads the first).
+      {"second_document", b + "---\nextra: 1\n", "demo.yaml:24:1: a catalog is one YAML document: a second one starts here"},
       {"unknown_json_type", edited(b, "type: integer", "type: integr"),
        "demo.yaml:16:28: unknown type 'integr' of field 'n' of event 'ping'"},
       {"field_named_type", edited(b, "{key: n,", "{key: type,"),

@@ -249,8 +249,10 @@ check_report analyze(const capture& cap, const check_options& opt) {
   r.bytes = bytes.size();
   check_response(cap, r);
   check_transport(cap, bytes, r);
-  // A body that is not an event stream (an error page) is not judged further.
-  const bool is_stream = cap.status == 0 || (cap.status == 200);
+  // A body that is not an event stream (an error page), or no body because
+  // there was no connection, is not judged further.
+  const bool no_connection = cap.end == "connect_error" || cap.end == "tls_error";
+  const bool is_stream = cap.status == 200 || (cap.status == 0 && !no_connection);
   if (is_stream) {
     check_wire(cap, bytes, opt, r);
     check_producer(bytes, opt, r);
@@ -303,13 +305,195 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
   return cap;
 }
 
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim) {
+  const bool sampling = max_time_s > 0 && (req.timeout_s <= 0 || max_time_s < req.timeout_s);
+  if (sampling) req.timeout_s = max_time_s;
+  capture cap = fetch(req, max_events, lim);
+  if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
+  return cap;
+}
+
+// --- resumption --------------------------------------------------------------
+
+namespace {
+
+// One dispatched event: the last event ID string at dispatch and where its block starts.
+struct identified_event {
+  std::string id;
+  std::uint64_t offset = 0;
+};
+
+std::vector<identified_event> identified_events(std::string_view bytes, const sse::limits& lim) {
+  struct visitor {
+    std::vector<identified_event> out;
+    sse::action on_event(const sse::event_view& e) {
+      out.push_back({std::string(e.last_event_id), e.offset});
+      return sse::action::proceed;
+    }
+  } v;
+  sse::parser<visitor> p(v, lim);
+  if (!sse::is_fatal(p.feed(bytes).status)) p.finish();
+  return std::move(v.out);
+}
+
+void recount(check_report& r) {
+  r.must = r.should = 0;
+  for (const auto& f : r.findings) (f.severity == "must" ? r.must : r.should) += 1;
+}
+
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+}  // namespace
+
+void judge_resumption(const capture& first, const capture& second, const std::string& sent_id, const check_options& opt,
+                      check_report& report) {
+  resume_report rr;
+  rr.last_event_id = sent_id;
+  rr.status = second.status;
+  rr.end = second.end;
+  rr.bytes = second.size();
+  rr.seconds_total = second.seconds_total;
+  const std::string b1 = first.bytes();
+  const std::string b2 = second.bytes();
+  rr.join_offset = unterminated_block(b1).value_or(b1.size());
+  if (second.status == 204) {
+    rr.verdict = "declined";
+    rr.reason = "the reconnection was answered 204 No Content: the server asks clients not to reconnect";
+    report.resume = std::move(rr);
+    return;
+  }
+  // The second response's own response, transport and wire checks; its
+  // producer rules run below, over the joined stream.
+  check_options wire_only = opt;
+  wire_only.dialect = nullptr;
+  const check_report second_report = analyze(second, wire_only);
+  for (auto f : second_report.findings) {
+    f.stream = 1;
+    add(report, std::move(f));
+  }
+  rr.events = second_report.events;
+  if (second.status != 200) {
+    rr.verdict = "failed";
+    rr.reason = second.status == 0 ? "the reconnection failed (" + second.end + (second.error.empty() ? "" : ": " + second.error) + ")"
+                                   : "the reconnection was answered " + std::to_string(second.status) +
+                                         ": an EventSource fails the connection for good";
+    report.resume = std::move(rr);
+    return;
+  }
+
+  // Replay: events of the second stream carrying an id the first delivered.
+  const auto events1 = identified_events(b1, opt.limits);
+  const auto events2 = identified_events(b2, opt.limits);
+  std::vector<std::string> ids1;
+  for (const auto& e : events1) {
+    if (!e.id.empty() && std::find(ids1.begin(), ids1.end(), e.id) == ids1.end()) ids1.push_back(e.id);
+  }
+  std::optional<std::size_t> first_replay;
+  std::optional<std::size_t> last_replay;
+  std::optional<std::size_t> first_with_id;
+  for (std::size_t i = 0; i < events2.size(); ++i) {
+    if (events2[i].id.empty()) continue;
+    if (!first_with_id) first_with_id = i;
+    if (std::find(ids1.begin(), ids1.end(), events2[i].id) != ids1.end()) {
+      ++rr.replayed;
+      if (!first_replay) first_replay = i;
+      last_replay = i;
+    }
+  }
+  const std::size_t skipped_events = last_replay ? *last_replay + 1 : 0;
+  if (last_replay) rr.new_from = skipped_events < events2.size() ? events2[skipped_events].offset : b2.size();
+  if (!events2.empty()) rr.first_id = events2.front().id;
+  if (events2.empty()) {
+    rr.verdict = "empty";
+    rr.reason = "the server answered with no event after id " + in_quotes(sent_id) +
+                ": nothing newer, so resumption could not be observed (cut the first stream earlier with --max-events)";
+  } else if (rr.replayed == 0) {
+    rr.verdict = "resumed";
+    rr.reason = "the " + std::to_string(events2.size()) + " events after reconnecting with id " + in_quotes(sent_id) +
+                " repeat none of the ids already received";
+  } else if (first_with_id && *first_with_id == *first_replay && !ids1.empty() && events2[*first_replay].id == ids1.front()) {
+    rr.verdict = "ignored";
+    rr.reason = "the server started over from the first event (id " + in_quotes(ids1.front()) + ") instead of resuming after " +
+                in_quotes(sent_id);
+    add(report, {"RESUME-IGNORED", "should", *first_replay, events2[*first_replay].offset,
+                 "the server ignored Last-Event-ID: the reconnection replayed the stream from its start, so clients "
+                 "see " + std::to_string(rr.replayed) + " events twice",
+                 "events after id " + in_quotes(sent_id), "id " + in_quotes(events2[*first_replay].id) + " again", 1});
+  } else {
+    rr.verdict = "replayed";
+    rr.reason = std::to_string(rr.replayed) + " events after reconnecting repeat ids already received";
+    add(report, {"RESUME-REPLAY", "should", *first_replay, events2[*first_replay].offset,
+                 "the resumed stream repeats events the client already had (Last-Event-ID names the last one received)",
+                 "events after id " + in_quotes(sent_id), "id " + in_quotes(events2[*first_replay].id) + " again", 1});
+  }
+
+  // Producer rules across the reconnection: the first stream's complete
+  // frames, then the second stream's new events, as one client sees them
+  // (the replayed events are the RESUME-* finding's business, and judging
+  // them again would blame each twice). A leading BOM of the second stream
+  // is stripped by its own decode, so it is left out here.
+  if (opt.dialect != nullptr) {
+    std::erase_if(report.findings, [](const check_finding& f) { return level_of(f.rule) == "producer"; });
+    const std::uint64_t from = rr.new_from > 0 ? rr.new_from : (b2.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    std::string joined = b1.substr(0, static_cast<std::size_t>(rr.join_offset));
+    joined.append(b2, static_cast<std::size_t>(from));
+    const std::size_t frames_before = events1.size();
+    const auto v = sse::dialect::validate_stream(*opt.dialect, joined, opt.limits);
+    for (const auto& f : v.findings) {
+      check_finding out{f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text,
+                        f.expected, f.seen, 0};
+      if (f.offset >= rr.join_offset) {
+        out.stream = 1;
+        out.offset = f.offset - rr.join_offset + from;
+        out.frame = (f.frame >= frames_before ? f.frame - frames_before : 0) + skipped_events;
+      }
+      report.findings.push_back(std::move(out));
+    }
+    recount(report);
+  }
+  report.resume = std::move(rr);
+}
+
+void check_resumption(const http::stream_request& req, double max_time_s, const capture& first, const check_options& opt,
+                      check_report& report, capture* second_out) {
+  resume_report rr;
+  rr.verdict = "not_applicable";
+  if (first.status == 0) {
+    rr.reason = "the first request got no HTTP response (" + first.end + "), so there is nothing to resume";
+  } else if (first.status != 200) {
+    rr.reason = "the first request gave no event stream (HTTP " + std::to_string(first.status) + ")";
+  } else if (report.last_event_id.empty()) {
+    rr.reason = "the stream carried no event id (no `id:` field), so there is nothing to resume from";
+  }
+  if (!rr.reason.empty()) {
+    report.resume = std::move(rr);
+    return;
+  }
+  http::stream_request again = req;
+  std::erase_if(again.headers, [](const std::string& h) { return lower(h.substr(0, 14)) == "last-event-id:"; });
+  again.headers.push_back("Last-Event-ID: " + report.last_event_id);
+  capture second = fetch_sampled(again, 0, max_time_s, opt.limits);
+  second.source = first.source;
+  judge_resumption(first, second, report.last_event_id, opt, report);
+  if (second_out != nullptr) *second_out = std::move(second);
+}
+
 // --- secrets -----------------------------------------------------------------
 
-std::optional<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets, std::string& missing) {
+namespace {
+
+// Shared by both expanders: `braced_only` leaves $NAME alone and reads $${ as a literal ${.
+std::optional<std::string> expand(std::string_view text, std::vector<std::string>& secrets, std::string& missing,
+                                  bool braced_only) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     if (text[i] != '$' || i + 1 == text.size()) {
       out += text[i++];
+      continue;
+    }
+    if (braced_only && text.substr(i).starts_with("$${")) {
+      out += "${";
+      i += 3;
       continue;
     }
     std::size_t start = i + 1;
@@ -322,6 +506,9 @@ std::optional<std::string> expand_env(std::string_view text, std::vector<std::st
         continue;
       }
       ++start;
+    } else if (braced_only) {
+      out += text[i++];
+      continue;
     } else {
       while (stop < text.size() && (std::isalnum(static_cast<unsigned char>(text[stop])) || text[stop] == '_')) ++stop;
     }
@@ -342,12 +529,38 @@ std::optional<std::string> expand_env(std::string_view text, std::vector<std::st
   return out;
 }
 
+}  // namespace
+
+std::optional<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets, std::string& missing) {
+  return expand(text, secrets, missing, false);
+}
+
+std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets, std::string& missing) {
+  return expand(text, secrets, missing, true);
+}
+
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) {
     if (s.empty()) continue;
     for (std::size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + 10)) text.replace(at, s.size(), "[redacted]");
   }
   return text;
+}
+
+check_report redact(check_report r, const std::vector<std::string>& secrets) {
+  if (secrets.empty()) return r;
+  for (std::string* s : {&r.source, &r.content_type, &r.content_encoding, &r.error, &r.redirect_url, &r.last_event_id}) {
+    *s = redact(std::move(*s), secrets);
+  }
+  for (auto& f : r.findings) {
+    for (std::string* s : {&f.message, &f.expected, &f.seen}) *s = redact(std::move(*s), secrets);
+  }
+  if (r.resume) {
+    for (std::string* s : {&r.resume->reason, &r.resume->last_event_id, &r.resume->first_id}) {
+      *s = redact(std::move(*s), secrets);
+    }
+  }
+  return r;
 }
 
 // --- output ------------------------------------------------------------------
@@ -361,6 +574,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
     j["message"] = f.message;
     j["expected"] = f.expected;
     j["seen"] = f.seen;
+    if (r.resume) j["stream"] = f.stream == 0 ? "first" : "resumed";
     findings.push_back(std::move(j));
   }
   const auto num = [](double v) { return v < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
@@ -376,7 +590,13 @@ nlohmann::ordered_json to_json(const check_report& r) {
                    {"mean_event_gap_s", r.timing.mean_event_gap}};
   out["chunking"] = {{"tried", r.chunkings_tried}, {"invariant", r.chunking_invariant}};
   out["last_event_id"] = r.last_event_id;
-  if (r.resumed) out["resumed"] = *r.resumed;
+  if (r.resume) {
+    const auto& x = *r.resume;
+    out["resume"] = {{"verdict", x.verdict},     {"reason", x.reason},     {"last_event_id", x.last_event_id},
+                     {"status", x.status},       {"end", x.end},           {"bytes", x.bytes},
+                     {"events", x.events},       {"replayed", x.replayed}, {"first_id", x.first_id},
+                     {"join_offset", x.join_offset}, {"new_from", x.new_from}, {"total_s", x.seconds_total}};
+  }
   out["findings"] = std::move(findings);
   out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}};
   return out;
@@ -400,39 +620,61 @@ std::string xml_escape(std::string_view s) {
   return out;
 }
 
-std::string level_of(const std::string& rule) {
-  if (rule.starts_with("HTTP-") || rule.starts_with("STREAM-")) return "response";
-  if (rule.starts_with("WIRE-")) return "wire";
-  return "producer";
+std::string where(const check_finding& f) {
+  return std::string(f.stream == 1 ? "resumed stream, " : "") + (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") +
+         "byte " + std::to_string(f.offset);
 }
 }  // namespace
 
-std::string to_junit(const std::vector<check_report>& reports, const std::vector<std::string>& names) {
-  std::size_t tests = 0, failures = 0;
-  std::string body;
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    const auto& r = reports[i];
-    const std::string suite = i < names.size() ? names[i] : r.source;
-    for (const std::string level : {"response", "wire", "producer"}) {
-      ++tests;
-      std::string fails;
-      for (const auto& f : r.findings) {
-        if (level_of(f.rule) != level || f.severity != "must") continue;
-        fails += f.rule + " at byte " + std::to_string(f.offset) + (f.frame ? ", frame " + std::to_string(*f.frame) : "") +
-                 ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
-      }
-      body += "    <testcase classname=\"" + xml_escape(suite) + "\" name=\"" + level + "\" time=\"" +
-              std::to_string(r.timing.total) + "\"";
-      if (fails.empty()) {
-        body += "/>\n";
-      } else {
-        ++failures;
-        body += ">\n      <failure message=\"MUST findings\">" + xml_escape(fails) + "</failure>\n    </testcase>\n";
+std::string level_of(std::string_view rule) {
+  if (rule.starts_with("HTTP-") || rule.starts_with("STREAM-")) return "response";
+  if (rule.starts_with("WIRE-")) return "wire";
+  if (rule.starts_with("RESUME-")) return "resume";
+  if (rule.starts_with("SCENARIO-")) return "scenario";
+  return "producer";
+}
+
+std::string to_junit(const std::vector<junit_suite>& suites) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  for (const auto& suite : suites) {
+    std::size_t tests = 0, failures = 0;
+    std::string body;
+    for (const auto& [name, report] : suite.reports) {
+      const auto& r = *report;
+      std::vector<std::string> levels{"response", "wire", "producer"};
+      if (r.resume) levels.emplace_back("resume");
+      const bool scenario = std::any_of(r.findings.begin(), r.findings.end(),
+                                        [](const check_finding& f) { return level_of(f.rule) == "scenario"; });
+      if (suite.scenario || scenario) levels.emplace_back("scenario");
+      for (const auto& level : levels) {
+        ++tests;
+        std::string fails;
+        for (const auto& f : r.findings) {
+          if (level_of(f.rule) != level || f.severity != "must") continue;
+          fails += f.rule + " at " + where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
+        }
+        body += "    <testcase classname=\"" + xml_escape(name) + "\" name=\"" + level + "\" time=\"" +
+                std::to_string(r.timing.total) + "\"";
+        if (fails.empty()) {
+          body += "/>\n";
+        } else {
+          ++failures;
+          body += ">\n      <failure message=\"MUST findings\">" + xml_escape(fails) + "</failure>\n    </testcase>\n";
+        }
       }
     }
+    out += "  <testsuite name=\"" + xml_escape(suite.name) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+           std::to_string(failures) + "\">\n" + body + "  </testsuite>\n";
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"sse-conform check\" tests=\"" +
-         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\">\n" + body + "  </testsuite>\n</testsuites>\n";
+  return out + "</testsuites>\n";
+}
+
+std::string to_junit(const std::vector<check_report>& reports, const std::vector<std::string>& names) {
+  junit_suite suite{"sse-conform check", {}, false};
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    suite.reports.emplace_back(i < names.size() ? names[i] : reports[i].source, &reports[i]);
+  }
+  return to_junit(std::vector<junit_suite>{suite});
 }
 
 std::string to_text(const check_report& r) {
@@ -443,9 +685,8 @@ std::string to_text(const check_report& r) {
         << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end << '\n';
   }
   for (const auto& f : r.findings) {
-    out << src << ": " << (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") << "byte " << f.offset << ": "
-        << f.rule << " (" << f.severity << ") " << f.message << "\n    expected: " << f.expected << "\n    seen:     " << f.seen
-        << '\n';
+    out << src << ": " << where(f) << ": " << f.rule << " (" << f.severity << ") " << f.message
+        << "\n    expected: " << f.expected << "\n    seen:     " << f.seen << '\n';
   }
   out.precision(3);
   out << std::fixed;
@@ -458,6 +699,18 @@ std::string to_text(const check_report& r) {
         << " s, last byte " << r.timing.last_byte << " s, total " << r.timing.total << " s, longest silence "
         << r.timing.max_gap << " s, event gaps max " << r.timing.max_event_gap << " s mean " << r.timing.mean_event_gap
         << " s\n";
+  }
+  if (r.resume) {
+    const auto& x = *r.resume;
+    out << src << ": resume: ";
+    if (x.verdict == "not_applicable") {
+      out << "not applicable: " << x.reason << '\n';
+    } else {
+      out << "Last-Event-ID \"" << x.last_event_id << "\" -> ";
+      if (x.status != 0) out << "HTTP " << x.status << ", ";
+      out << x.events << " events, " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict << " (" << x.reason
+          << ")\n";
+    }
   }
   out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << r.findings.size() << " findings (" << r.must
       << " must, " << r.should << " should): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';

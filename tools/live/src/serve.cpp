@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "browser_page.hpp"
+#include "sse/parser.hpp"
 #include "ssec/conformance/log.hpp"
 
 namespace ssec::live {
@@ -77,6 +78,46 @@ std::size_t mid_frame_offset(std::string_view bytes) {
   return std::min(bytes.size() - 1, start + std::max<std::size_t>(1, (bytes.size() - start) / 2));
 }
 
+// Where a resumable stream continues for a client that sends Last-Event-ID
+// `id`: right after the block of the first event the reference parser
+// dispatches with that last event ID; 0 (from the start) when none has it.
+std::size_t resume_offset(std::string_view bytes, std::string_view id) {
+  struct finder {
+    std::string_view id;
+    bool found = false;
+    sse::action on_event(const sse::event_view& e) {
+      if (e.last_event_id != id) return sse::action::proceed;
+      found = true;
+      return sse::action::pause;  // feed() then reports the bytes up to the end of this event
+    }
+  } f{id};
+  sse::parser<finder> p(f);
+  const auto fed = p.feed(bytes);
+  return f.found ? fed.consumed : 0;
+}
+
+// The sizes of a stream's frames: each ends after the blank line (CRLF, LF
+// or CR) that closes it; a tail without one is the last piece.
+std::vector<std::size_t> frame_sizes(std::string_view bytes) {
+  std::vector<std::size_t> sizes;
+  std::size_t start = 0, line = 0, i = 0;
+  while (i < bytes.size()) {
+    if (bytes[i] != '\r' && bytes[i] != '\n') {
+      ++i;
+      continue;
+    }
+    const bool blank = i == line;
+    i += bytes[i] == '\r' && i + 1 < bytes.size() && bytes[i + 1] == '\n' ? 2 : 1;
+    line = i;
+    if (blank) {
+      sizes.push_back(i - start);
+      start = i;
+    }
+  }
+  if (start < bytes.size()) sizes.push_back(bytes.size() - start);
+  return sizes;
+}
+
 // Gzip with a flush per write, so each chunk still reaches the client as it is written.
 class gzip_writer {
  public:
@@ -108,6 +149,7 @@ class gzip_writer {
 
 void serve_stream(const case_server::state& st, const http::request& req, http::response& res, std::string_view bytes,
                   std::vector<std::size_t> chunks) {
+  if (query(req, "split") == "frames") chunks = frame_sizes(bytes);
   if (chunks.empty()) chunks.push_back(bytes.size());
   const int max_delay = st.limits.max_delay_ms;
   // HTTP-level faults first: they replace the stream.
@@ -123,6 +165,20 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
     target.pop_back();
     res.start(302, {{"Location", target}, {"Content-Length", "0"}});
     return;
+  }
+  // resume=1: honour Last-Event-ID (a resumable server); otherwise it is
+  // ignored and every connection gets the whole stream.
+  if (const std::string id = req.header("last-event-id"); query(req, "resume") == "1" && !id.empty()) {
+    const std::size_t skip = resume_offset(bytes, id);
+    bytes.remove_prefix(skip);
+    std::vector<std::size_t> rest;
+    std::size_t pos = 0;
+    for (const std::size_t c : chunks) {
+      if (pos + c > skip) rest.push_back(pos + c - std::max(pos, skip));
+      pos += c;
+    }
+    chunks = std::move(rest);
+    if (chunks.empty()) chunks.push_back(bytes.size());
   }
   const std::string content_type = query(req, "content_type", "text/event-stream; charset=utf-8");
   const bool gzip = query(req, "gzip") == "1";

@@ -52,7 +52,7 @@ struct callback_log {
 }  // namespace
 
 bool drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt, std::vector<browser_row>& rows,
-                   std::string& error) {
+                   std::string& error, const service_seen_callback& on_seen) {
   const auto caps = call("GET", opt.service_url);
   const auto caps_json = nlohmann::json::parse(caps.body, nullptr, false);
   if (!caps.ok || caps.status != 200 || !caps_json.is_object()) {
@@ -132,6 +132,7 @@ bool drive_service(const std::vector<conformance::test_case>& cases, const servi
       if (url.starts_with("/")) url = opt.service_url.substr(0, opt.service_url.find('/', opt.service_url.find("//") + 2)) + url;
       call("DELETE", url);
     }
+    if (on_seen) on_seen(c, seen);
     rows.push_back(grade_browser(c, opt.impl, seen));
   }
   callbacks.stop();

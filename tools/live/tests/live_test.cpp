@@ -10,7 +10,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -455,6 +457,18 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
   }
   // Chromium's EventSource follows the WHATWG rules: most cases pass.
   EXPECT_GT(pass, count / 2) << ssec::live::matrix_lines(rows);
+  // Its known deviations (tools/docs/serve.md, "Known browser deviations"):
+  // a line break right after the leading BOM is not seen as one. Any other
+  // FAIL is new and must be investigated; a known one that passes is told.
+  const std::vector<std::string> known_fail{"bom_WZF5", "bom_PLB6"};
+  for (const auto& r : rows) {
+    const bool known = std::find(known_fail.begin(), known_fail.end(), r.case_name) != known_fail.end();
+    if (r.status == "FAIL") {
+      EXPECT_TRUE(known) << r.case_name << ": " << r.detail;
+    }
+    if (r.status == "PASS" && known) std::printf("note: %s now passes in Chromium: update serve.md\n", r.case_name.c_str());
+    if (known && r.status == "FAIL") std::printf("known deviation %s: %s\n", r.case_name.c_str(), r.detail.c_str());
+  }
   if (const char* out = std::getenv("SSEC_BROWSER_MATRIX")) {
     FILE* f = std::fopen(out, "w");
     if (f) {

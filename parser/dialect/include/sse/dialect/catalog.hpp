@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -257,6 +258,15 @@ struct catalog_source {
 /// base may be in another file). Never throws: every problem, including YAML
 /// syntax errors, comes back as a load_error with file:line:column.
 load_result load_catalogs(std::span<const catalog_source> sources);
+
+/// Where a second YAML document starts in `text` ({line, column}, 0-based), if
+/// one does; std::nullopt for one document and for malformed YAML (YAML::Load
+/// then reports the error with its position). Reads parser events only and
+/// stops at the second document, because yaml-cpp 0.7's LoadAll can loop
+/// forever, allocating, on malformed input (jbeder/yaml-cpp#1319). Every
+/// loader of this project uses it so a stray second document is an error,
+/// never silently ignored.
+std::optional<std::pair<std::size_t, std::size_t>> second_yaml_document(const std::string& text);
 
 /// Reads the files, then load_catalogs(). An unreadable file is a load_error.
 load_result load_catalog_files(std::span<const std::string> paths);

@@ -7,8 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,10 +38,11 @@ struct check_finding {
   std::string rule;
   std::string severity;                ///< "must" or "should".
   std::optional<std::size_t> frame;    ///< 0-based frame index, when the finding concerns one.
-  std::uint64_t offset = 0;            ///< Byte offset in the received body.
+  std::uint64_t offset = 0;            ///< Byte offset in the received body (of `stream`).
   std::string message;
   std::string expected;
   std::string seen;
+  std::size_t stream = 0;              ///< 0: the first response; 1: the resumed one (Last-Event-ID).
 };
 
 struct check_timing {
@@ -49,6 +53,30 @@ struct check_timing {
   double max_gap = 0;       ///< Longest silence between received pieces.
   double max_event_gap = 0; ///< Longest time between two events.
   double mean_event_gap = 0;
+};
+
+/// The outcome of a Last-Event-ID resumption attempt (tools/docs/check.md,
+/// "Resumption"). `verdict` is one of:
+///  - "resumed": the second stream's events all came after the id sent;
+///  - "replayed": it repeated events the first stream had delivered (RESUME-REPLAY);
+///  - "ignored": it started over from the first event (RESUME-IGNORED);
+///  - "empty": it delivered no event, so resumption could not be observed;
+///  - "declined": 204 No Content, the server's way to say "do not reconnect";
+///  - "failed": the reconnection did not give a stream (its findings say why);
+///  - "not_applicable": nothing to resume from (no ids, or no stream at all).
+struct resume_report {
+  std::string verdict;
+  std::string reason;              ///< One sentence: why this verdict.
+  std::string last_event_id;       ///< The Last-Event-ID sent; empty when not sent.
+  long status = 0;                 ///< The second response's status (0: none).
+  std::string end;                 ///< How the second exchange ended (stream_end name).
+  std::uint64_t bytes = 0;
+  std::size_t events = 0;
+  std::size_t replayed = 0;        ///< Events of the second stream whose id the first had delivered.
+  std::string first_id;            ///< The id of the second stream's first event ("" when none).
+  std::uint64_t join_offset = 0;   ///< End of the first stream's last complete frame: where the streams join.
+  std::uint64_t new_from = 0;      ///< Offset in the second stream after its replayed events: where new events begin.
+  double seconds_total = 0;
 };
 
 struct check_report {
@@ -74,7 +102,7 @@ struct check_report {
   std::vector<check_finding> findings;
   std::size_t must = 0;
   std::size_t should = 0;
-  std::optional<bool> resumed;  ///< Set when a Last-Event-ID resumption was tried.
+  std::optional<resume_report> resume;  ///< Set when resumption was asked for.
   /// No MUST finding.
   bool conforming() const noexcept { return must == 0; }
 };
@@ -107,19 +135,70 @@ class event_counter {
 /// or the timeouts.
 capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim = {});
 
+/// fetch() with a sampling time: when `max_time_s` > 0 and shorter than the
+/// request's timeout, the exchange stops then and ends "max_time" (a sample
+/// the user asked for, not a failure) instead of "timeout".
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim = {});
+
+/// Judges a resumption from two captures (pure, no I/O): `first` is the
+/// response `report` was made from (report = analyze(first, opt)), `second`
+/// the reconnection that sent `sent_id` as Last-Event-ID. Sets
+/// report.resume; adds the second response's response/transport/wire
+/// findings with stream = 1; and, when the second response is a 200 stream,
+/// re-runs the producer rules over the joined stream (the first stream's
+/// complete frames, then the second stream from `new_from`, past any events
+/// it replayed), as a client that drops repeated ids sees it across the
+/// reconnection, attributing each finding to the stream it falls in. Event
+/// ids are compared as the reference parser reports them at dispatch.
+void judge_resumption(const capture& first, const capture& second, const std::string& sent_id, const check_options& opt,
+                      check_report& report);
+
+/// The live part: when `first` (a read of `req`) is a 200 stream that
+/// carried an event id, reconnects with `Last-Event-ID` set to the last one
+/// (replacing any such header of `req`) and calls judge_resumption;
+/// otherwise sets report.resume to "not_applicable" with the reason. The
+/// second read has the request's timeouts and byte limit and `max_time_s`,
+/// but no event limit: --max-events is how the first stream is cut so that
+/// there is something to resume, the rest is read to its end. The second
+/// capture is stored in `second_out` if given.
+void check_resumption(const http::stream_request& req, double max_time_s, const capture& first, const check_options& opt,
+                      check_report& report, capture* second_out = nullptr);
+
 /// Expands $NAME and ${NAME} from the environment in `text`; each expanded
 /// value is appended to `secrets` (so reports can redact it). Returns nullopt
 /// and sets `missing` when a variable is not set.
 std::optional<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets, std::string& missing);
 
+/// Expands only ${NAME} (the form scenario files use, so a `$` in a JSON body
+/// stays as written); `$${` writes a literal `${`. Otherwise as expand_env.
+std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets, std::string& missing);
+
 /// `text` with every occurrence of each non-empty secret replaced by "[redacted]".
 std::string redact(std::string text, const std::vector<std::string>& secrets);
+
+/// The report with every text member redacted (numbers are left alone, so
+/// the JSON and XML made from it stay well-formed).
+check_report redact(check_report r, const std::vector<std::string>& secrets);
 
 /// The report as JSON (tools/docs/check.md documents the members).
 nlohmann::ordered_json to_json(const check_report& r);
 /// The report as a JUnit XML document: one testsuite, one testcase per
-/// check level (response, wire, producer rules), failures carrying findings.
+/// check level (response, wire, producer rules, and resume when tried),
+/// failures carrying MUST findings.
 std::string to_junit(const std::vector<check_report>& reports, const std::vector<std::string>& names);
+
+/// One JUnit testsuite: its name and its (testcase class name, report) pairs.
+struct junit_suite {
+  std::string name;
+  std::vector<std::pair<std::string, const check_report*>> reports;  ///< Not owned; must outlive the call.
+  bool scenario = false;  ///< Add a "scenario" testcase (SCENARIO-* findings) per report.
+};
+/// Several testsuites in one document (scenario runs: one per scenario).
+std::string to_junit(const std::vector<junit_suite>& suites);
+
+/// The check level a rule id belongs to: "response" (HTTP-*, STREAM-*),
+/// "wire" (WIRE-*), "resume" (RESUME-*), "scenario" (SCENARIO-*) or "producer".
+std::string level_of(std::string_view rule);
 /// Human-readable text, one finding per line, then the timing and a verdict.
 std::string to_text(const check_report& r);
 

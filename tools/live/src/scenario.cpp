@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/live/scenario.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sse/dialect/catalog.hpp"
+#include "sse/dialect/decoder.hpp"
+#include "ssec/input.hpp"
+
+namespace ssec::live {
+
+namespace {
+
+using conformance::load_error;
+
+// --- loading -------------------------------------------------------------------
+
+// Collects one file's errors; marks are 0-based, load_error is 1-based.
+class yaml_context {
+ public:
+  yaml_context(std::string_view display, std::vector<load_error>& errors) : display_(display), errors_(&errors) {}
+  void error(const YAML::Mark& m, std::string message) {
+    errors_->push_back(load_error{display_, static_cast<std::size_t>(std::max(m.line, 0)) + 1,
+                                  static_cast<std::size_t>(std::max(m.column, 0)) + 1, std::move(message)});
+  }
+  void error(const YAML::Node& n, std::string message) { error(n.Mark(), std::move(message)); }
+  std::size_t line(const YAML::Node& n) const { return static_cast<std::size_t>(std::max(n.Mark().line, 0)) + 1; }
+  std::size_t count() const { return errors_->size(); }
+
+ private:
+  std::string display_;
+  std::vector<load_error>* errors_;
+};
+
+std::string join(const std::vector<std::string_view>& words) {
+  std::string out;
+  for (const auto w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+
+// A mapping's entries by key, checked against the allowed keys: unknown and
+// duplicate keys, and keys that are not plain names, are errors.
+using entries = std::map<std::string, std::pair<YAML::Node, YAML::Node>>;
+std::optional<entries> mapping(yaml_context& ctx, const YAML::Node& n, std::string_view what,
+                               const std::vector<std::string_view>& allowed) {
+  if (!n.IsMap()) {
+    ctx.error(n, std::string(what) + " must be a mapping (key: value lines)");
+    return std::nullopt;
+  }
+  entries out;
+  bool ok = true;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    if (!it->first.IsScalar()) {
+      ctx.error(it->first, "keys of " + std::string(what) + " must be plain names");
+      ok = false;
+      continue;
+    }
+    const std::string key = it->first.Scalar();
+    if (const auto seen = out.find(key); seen != out.end()) {
+      ctx.error(it->first, "duplicate key `" + key + "` in " + std::string(what) + " (first at line " +
+                               std::to_string(ctx.line(seen->second.first)) + ")");
+      ok = false;
+      continue;
+    }
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      ctx.error(it->first, "unknown key `" + key + "` in " + std::string(what) + " (allowed: " + join(allowed) + ")");
+      ok = false;
+      continue;
+    }
+    out.emplace(key, std::make_pair(it->first, it->second));
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+bool require(yaml_context& ctx, const YAML::Node& map, const entries& e, std::string_view what,
+             std::initializer_list<std::string_view> keys) {
+  bool ok = true;
+  for (const auto k : keys) {
+    if (!e.count(std::string(k))) {
+      ctx.error(map, std::string(what) + " is missing `" + std::string(k) + "`");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// A plain scalar (not quoted): how numbers and booleans must be written.
+bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+
+std::optional<std::string> text_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
+  if (!n.IsScalar()) {
+    ctx.error(n, "`" + std::string(key) + "` must be a string");
+    return std::nullopt;
+  }
+  return n.Scalar();
+}
+
+std::optional<double> seconds_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
+  double v = -1;
+  if (plain(n)) {
+    const std::string& s = n.Scalar();
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) v = -1;
+  }
+  if (v < 0) {
+    ctx.error(n, "`" + std::string(key) + "` must be a number of seconds, 0 or more (unquoted)");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::uint64_t> count_value(yaml_context& ctx, const YAML::Node& n, std::string_view key, bool positive = false) {
+  std::uint64_t v = 0;
+  bool ok = plain(n);
+  if (ok) {
+    const std::string& s = n.Scalar();
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    ok = !s.empty() && ec == std::errc() && end == s.data() + s.size() && (!positive || v > 0);
+  }
+  if (!ok) {
+    ctx.error(n, "`" + std::string(key) + "` must be a whole number" + (positive ? " above 0" : ", 0 or more") + " (unquoted)");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<bool> bool_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
+  if (plain(n) && (n.Scalar() == "true" || n.Scalar() == "false")) return n.Scalar() == "true";
+  ctx.error(n, "`" + std::string(key) + "` must be true or false");
+  return std::nullopt;
+}
+
+// ${NAME} expansion at load time, so an unset variable names its place.
+std::optional<std::string> expanded(yaml_context& ctx, const YAML::Node& n, const std::string& text,
+                                    std::vector<std::string>& secrets, std::string_view key) {
+  std::string missing;
+  auto out = expand_env_braced(text, secrets, missing);
+  if (!out) ctx.error(n, "`" + std::string(key) + "` uses ${" + missing + "}, which is not set in the environment");
+  return out;
+}
+
+bool is_token(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
+
+// What `defaults:` and a request share; a request starts from the defaults.
+struct request_fields {
+  std::optional<std::string> dialect;
+  std::optional<std::string> method;
+  std::vector<std::pair<std::string, std::string>> headers;  // name as written, expanded value
+  scenario_limits limits;
+  bool resume = false;
+};
+
+bool load_limits(yaml_context& ctx, const YAML::Node& n, scenario_limits& lim) {
+  const auto e = mapping(ctx, n, "`limits`",
+                         {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
+  if (!e) return false;
+  const std::size_t before = ctx.count();
+  for (const auto& [key, kv] : *e) {
+    const YAML::Node& v = kv.second;
+    if (key == "timeout_s" || key == "idle_timeout_s" || key == "max_time_s") {
+      if (const auto s = seconds_value(ctx, v, key)) {
+        (key == "timeout_s" ? lim.timeout_s : key == "idle_timeout_s" ? lim.idle_timeout_s : lim.max_time_s) = *s;
+      }
+    } else if (key == "max_bytes") {
+      if (const auto c = count_value(ctx, v, key)) lim.max_bytes = *c;
+    } else if (key == "max_events") {
+      if (const auto c = count_value(ctx, v, key)) lim.max_events = static_cast<std::size_t>(*c);
+    } else if (const auto c = count_value(ctx, v, key, true)) {
+      (key == "max_line" ? lim.parser.max_line : lim.parser.max_event_data) = static_cast<std::size_t>(*c);
+    }
+  }
+  return ctx.count() == before;
+}
+
+bool load_headers(yaml_context& ctx, const YAML::Node& n, std::vector<std::string>& secrets,
+                  std::vector<std::pair<std::string, std::string>>& headers) {
+  const auto e = mapping(ctx, n, "`headers`", {});
+  if (!e) return false;
+  const std::size_t before = ctx.count();
+  for (const auto& [name, kv] : *e) {
+    if (!is_token(name)) {
+      ctx.error(kv.first, "`" + name + "` is not a valid header name");
+      continue;
+    }
+    const auto value = text_value(ctx, kv.second, name);
+    if (!value) continue;
+    if (value->find_first_of("\r\n") != std::string::npos) {
+      ctx.error(kv.second, "the value of header `" + name + "` must be one line");
+      continue;
+    }
+    auto v = expanded(ctx, kv.second, *value, secrets, name);
+    if (!v) continue;
+    const auto lower = [](std::string s) {
+      for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    // A request's header replaces the default of the same name.
+    std::erase_if(headers, [&](const auto& h) { return lower(h.first) == lower(name); });
+    headers.emplace_back(name, std::move(*v));
+  }
+  return ctx.count() == before;
+}
+
+// dialect, method, headers, limits, resume: shared by defaults and requests.
+void load_common(yaml_context& ctx, const entries& e, std::vector<std::string>& secrets, request_fields& f) {
+  if (const auto it = e.find("dialect"); it != e.end()) {
+    if (const auto d = text_value(ctx, it->second.second, "dialect")) {
+      if (*d != "wire" && sse::dialect::builtin_dialect(*d) == nullptr) {
+        std::string known = "wire";
+        for (const auto& n : sse::dialect::builtin_dialect_names()) known += ", " + n;
+        ctx.error(it->second.second, "unknown dialect `" + *d + "` (known: " + known + ")");
+      } else {
+        f.dialect = *d;
+      }
+    }
+  }
+  if (const auto it = e.find("method"); it != e.end()) {
+    if (const auto m = text_value(ctx, it->second.second, "method")) {
+      if (m->empty() || !std::all_of(m->begin(), m->end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+        ctx.error(it->second.second, "`method` must be an HTTP method in capitals (GET, POST, ...)");
+      } else {
+        f.method = *m;
+      }
+    }
+  }
+  if (const auto it = e.find("headers"); it != e.end()) load_headers(ctx, it->second.second, secrets, f.headers);
+  if (const auto it = e.find("limits"); it != e.end()) load_limits(ctx, it->second.second, f.limits);
+  if (const auto it = e.find("resume"); it != e.end()) {
+    if (const auto b = bool_value(ctx, it->second.second, "resume")) f.resume = *b;
+  }
+}
+
+std::vector<std::string> type_list(yaml_context& ctx, const YAML::Node& n, std::string_view key,
+                                   const sse::dialect::dialect_spec* d, const std::string& dialect) {
+  std::vector<std::string> out;
+  if (!n.IsSequence()) {
+    ctx.error(n, "`" + std::string(key) + "` must be a list of event types, e.g. [run_started, done]");
+    return out;
+  }
+  for (const auto& item : n) {
+    const auto t = text_value(ctx, item, key);
+    if (!t) continue;
+    if (t->empty()) {
+      ctx.error(item, "an event type in `" + std::string(key) + "` must not be empty");
+      continue;
+    }
+    // With a dialect, a type must be one its catalog lists: a misspelt name
+    // would make `excludes` pass vacuously and `includes` fail mysteriously.
+    if (d != nullptr && *t != "(plain_text)" && *t != "(error_frame)" && d->event(*t) == nullptr) {
+      ctx.error(item, "`" + *t + "` is not an event type of dialect " + dialect +
+                          " (see its catalog in spec/; frames that are not structured events are (plain_text) and (error_frame))");
+      continue;
+    }
+    out.push_back(*t);
+  }
+  return out;
+}
+
+void load_expect(yaml_context& ctx, const YAML::Node& n, scenario_request& q) {
+  const auto e = mapping(ctx, n, "`expect`", {"sequence", "includes", "excludes"});
+  if (!e) return;
+  for (const auto& [key, kv] : *e) {
+    auto types = type_list(ctx, kv.second, key, q.spec, q.dialect);
+    (key == "sequence" ? q.expect.sequence : key == "includes" ? q.expect.includes : q.expect.excludes) = std::move(types);
+  }
+  for (const auto& t : q.expect.excludes) {
+    const auto required = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), t) != v.end(); };
+    if (required(q.expect.sequence) || required(q.expect.includes)) {
+      ctx.error(n, "`" + t + "` is both required and excluded");
+    }
+  }
+}
+
+void load_request(yaml_context& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
+                  std::vector<std::string>& secrets, scenario& s) {
+  const auto e = mapping(ctx, n, "a request",
+                         {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
+  if (!e || !require(ctx, n, *e, "a request", {"name", "url"})) return;
+  const std::size_t before = ctx.count();
+  scenario_request q;
+  q.line = ctx.line(n);
+  if (const auto name = text_value(ctx, e->at("name").second, "name")) q.name = *name;
+  if (const auto& url = e->at("url").second; const auto written = text_value(ctx, url, "url")) {
+    q.shown_url = *written;
+    if (auto x = expanded(ctx, url, *written, secrets, "url")) q.url = std::move(*x);
+  }
+  request_fields f = defaults;
+  load_common(ctx, *e, secrets, f);
+  if (!f.dialect && !e->count("dialect")) {  // a bad dialect was reported already
+    ctx.error(n, "a request is missing `dialect` (give it here or in `defaults`: wire, chat, code, workflow, agent)");
+  } else if (f.dialect) {
+    q.dialect = *f.dialect;
+    q.spec = q.dialect == "wire" ? nullptr : sse::dialect::builtin_dialect(q.dialect);
+  }
+  q.method = f.method.value_or("");
+  for (const auto& [k, v] : f.headers) q.headers.push_back(k + ": " + v);
+  q.limits = f.limits;
+  q.resume = f.resume;
+  if (e->count("body") && e->count("body_file")) {
+    ctx.error(e->at("body_file").first, "give `body` or `body_file`, not both");
+  } else if (e->count("body")) {
+    const auto& node = e->at("body").second;
+    if (const auto b = text_value(ctx, node, "body")) {
+      if (auto x = expanded(ctx, node, *b, secrets, "body")) q.body = std::move(*x);
+    }
+  } else if (e->count("body_file")) {
+    const auto& node = e->at("body_file").second;
+    if (const auto file = text_value(ctx, node, "body_file")) {
+      auto bytes = read_all((base_dir / *file).string());
+      if (auto* err = std::get_if<read_error>(&bytes)) ctx.error(node, "`body_file`: " + err->message);
+      else q.body = std::move(std::get<std::string>(bytes));
+    }
+  }
+  if (q.spec != nullptr || q.dialect == "wire") {
+    if (const auto it = e->find("expect"); it != e->end()) load_expect(ctx, it->second.second, q);
+  }
+  if (ctx.count() == before) s.requests.push_back(std::move(q));
+}
+
+void load_scenario(yaml_context& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
+                   std::vector<std::string>& secrets, std::vector<scenario>& out) {
+  const auto e = mapping(ctx, n, "a scenario", {"name", "requests"});
+  if (!e || !require(ctx, n, *e, "a scenario", {"name", "requests"})) return;
+  scenario s;
+  s.line = ctx.line(n);
+  if (const auto name = text_value(ctx, e->at("name").second, "name")) s.name = *name;
+  const YAML::Node& requests = e->at("requests").second;
+  if (!requests.IsSequence() || requests.size() == 0) {
+    ctx.error(requests, "`requests` must be a non-empty list of requests");
+    return;
+  }
+  for (const auto& r : requests) load_request(ctx, r, defaults, base_dir, secrets, s);
+  out.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::string scenario_load_result::error_text() const {
+  std::string out;
+  for (const auto& e : errors) out += e.to_string() + "\n";
+  return out;
+}
+
+scenario_load_result load_scenario_text(std::string_view text, std::string_view display, const std::filesystem::path& base_dir) {
+  scenario_load_result result;
+  result.file.display = std::string(display);
+  yaml_context ctx(display, result.errors);
+  const std::string owned(text);
+  YAML::Node root;
+  try {
+    root = YAML::Load(owned);
+  } catch (const YAML::Exception& e) {
+    ctx.error(e.mark, "malformed YAML: " + e.msg);
+    return result;
+  }
+  if (const auto second = sse::dialect::second_yaml_document(owned)) {
+    result.errors.push_back(load_error{std::string(display), second->first + 1, second->second + 1,
+                                       "a scenario file is one YAML document: a second one starts here"});
+    return result;
+  }
+  if (!root || root.IsNull()) {
+    result.errors.push_back(load_error{std::string(display), 0, 0, "the file is empty: it needs `version` and `scenarios`"});
+    return result;
+  }
+  const auto e = mapping(ctx, root, "the file", {"version", "defaults", "scenarios"});
+  if (!e || !require(ctx, root, *e, "the file", {"version", "scenarios"})) return result;
+  const YAML::Node& version = e->at("version").second;
+  if (const auto v = count_value(ctx, version, "version"); v && *v != static_cast<std::uint64_t>(scenario_format_version)) {
+    ctx.error(version, "unsupported scenario format version " + std::to_string(*v) + " (this sse-conform reads version " +
+                           std::to_string(scenario_format_version) + ")");
+  }
+  if (!result.ok()) return result;
+  request_fields defaults;
+  if (const auto it = e->find("defaults"); it != e->end()) {
+    if (const auto d = mapping(ctx, it->second.second, "`defaults`", {"dialect", "method", "headers", "limits", "resume"})) {
+      load_common(ctx, *d, result.file.secrets, defaults);
+    }
+  }
+  const YAML::Node& scenarios = e->at("scenarios").second;
+  if (!scenarios.IsSequence() || scenarios.size() == 0) {
+    ctx.error(scenarios, "`scenarios` must be a non-empty list of scenarios");
+    return result;
+  }
+  for (const auto& s : scenarios) load_scenario(ctx, s, defaults, base_dir, result.file.secrets, result.file.scenarios);
+  std::map<std::string, std::size_t> names;
+  for (const auto& s : result.file.scenarios) {
+    if (const auto [it, fresh] = names.emplace(s.name, s.line); !fresh) {
+      result.errors.push_back(load_error{std::string(display), s.line, 0,
+                                         "duplicate scenario name `" + s.name + "` (first at line " + std::to_string(it->second) + ")"});
+    }
+  }
+  return result;
+}
+
+scenario_load_result load_scenario_file(const std::filesystem::path& path, std::string_view display) {
+  auto text = read_all(path.string());
+  if (auto* err = std::get_if<read_error>(&text)) {
+    scenario_load_result r;
+    r.file.display = std::string(display);
+    r.errors.push_back(load_error{std::string(display), 0, 0, err->message});
+    return r;
+  }
+  return load_scenario_text(std::get<std::string>(text), display, path.parent_path());
+}
+
+// --- expectations --------------------------------------------------------------
+
+std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect::dialect_spec* d, const sse::limits& lim,
+                                     std::size_t stream) {
+  std::vector<typed_event> out;
+  std::optional<sse::dialect::decoder> dec;
+  if (d != nullptr) dec.emplace(*d);
+  struct visitor {
+    std::vector<typed_event>* out;
+    sse::dialect::decoder* dec;
+    std::size_t stream;
+    sse::action on_event(const sse::event_view& e) {
+      std::string type;
+      if (dec == nullptr) {
+        type = e.type;
+      } else {
+        const auto& ev = dec->decode(sse::dialect::frame{e.data, e.type, e.last_event_id, e.offset});
+        using sse::dialect::event_kind;
+        type = ev.kind == event_kind::plain_text ? "(plain_text)"
+               : ev.kind == event_kind::error    ? "(error_frame)"
+                                                 : std::string(ev.type);
+      }
+      out->push_back({std::move(type), out->size(), e.offset, stream});
+      return sse::action::proceed;
+    }
+  } v{&out, dec ? &*dec : nullptr, stream};
+  sse::parser<visitor> p(v, lim);
+  if (!sse::is_fatal(p.feed(bytes).status)) p.finish();
+  return out;
+}
+
+void check_expectations(const scenario_expect& x, const std::vector<typed_event>& seen, check_report& r) {
+  const auto add = [&](check_finding f) {
+    ++r.must;
+    r.findings.push_back(std::move(f));
+  };
+  const auto first_of = [&](const std::string& type) {
+    return std::find_if(seen.begin(), seen.end(), [&](const typed_event& e) { return e.type == type; });
+  };
+  const auto end_offset = r.bytes;
+  std::vector<std::string> reported_missing;
+  const auto missing = [&](const std::string& type, const std::string& why) {
+    if (std::find(reported_missing.begin(), reported_missing.end(), type) != reported_missing.end()) return;
+    reported_missing.push_back(type);
+    add({"SCENARIO-REQUIRED-TYPE", "must", std::nullopt, end_offset, "the request must produce a `" + type + "` event" + why,
+         "at least one " + type, "none in " + std::to_string(seen.size()) + " events", 0});
+  };
+  // sequence: greedy, so each type is matched at its earliest possible place.
+  std::size_t pos = 0;
+  const typed_event* previous = nullptr;
+  for (const auto& type : x.sequence) {
+    const auto it = std::find_if(seen.begin() + static_cast<std::ptrdiff_t>(pos), seen.end(),
+                                 [&](const typed_event& e) { return e.type == type; });
+    if (it != seen.end()) {
+      previous = &*it;
+      pos = static_cast<std::size_t>(it - seen.begin()) + 1;
+      continue;
+    }
+    const auto anywhere = first_of(type);
+    if (anywhere == seen.end()) {
+      missing(type, " (in `sequence`)");
+      continue;
+    }
+    // It came, but only before the type it must follow.
+    add({"SCENARIO-ORDER", "must", anywhere->frame, anywhere->offset,
+         "`" + type + "` must come after `" + (previous ? previous->type : std::string()) + "` (frame " +
+             (previous ? std::to_string(previous->frame) : std::string("?")) + "), as `sequence` lists them",
+         type + " after " + (previous ? previous->type : std::string()), type + " only before it", anywhere->stream});
+  }
+  for (const auto& type : x.includes) {
+    if (first_of(type) == seen.end()) missing(type, " (in `includes`)");
+  }
+  for (const auto& type : x.excludes) {
+    const auto it = first_of(type);
+    if (it == seen.end()) continue;
+    const auto n = std::count_if(seen.begin(), seen.end(), [&](const typed_event& e) { return e.type == type; });
+    add({"SCENARIO-FORBIDDEN-TYPE", "must", it->frame, it->offset, "the request must not produce a `" + type + "` event",
+         "no " + type, std::to_string(n) + " (first shown)", it->stream});
+  }
+}
+
+// --- running -------------------------------------------------------------------
+
+bool scenario_result::conforming() const noexcept {
+  return std::all_of(requests.begin(), requests.end(), [](const request_result& r) { return r.report.conforming(); });
+}
+
+request_result run_request(const scenario_request& q, const scenario_options& o, const std::vector<std::string>& secrets) {
+  request_result out;
+  out.name = q.name;
+  out.line = q.line;
+  http::stream_request req;
+  req.url = q.url;
+  req.method = !q.method.empty() ? q.method : (q.body.empty() ? "GET" : "POST");
+  out.method = req.method;
+  req.headers = q.headers;
+  const bool has_accept = std::any_of(q.headers.begin(), q.headers.end(), [](const std::string& h) {
+    return h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:") || h.starts_with("ACCEPT:"));
+  });
+  if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
+  req.body = q.body;
+  req.timeout_s = q.limits.timeout_s;
+  req.idle_timeout_s = q.limits.idle_timeout_s;
+  req.max_bytes = q.limits.max_bytes;
+  req.verify_tls = o.verify_tls;
+
+  check_options opt;
+  opt.dialect = q.spec;
+  opt.limits = q.limits.parser;
+  opt.max_events = q.limits.max_events;
+  opt.chunking_seeds = o.chunking_seeds;
+  opt.heartbeat_s = o.heartbeat_s;
+
+  capture first = fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, opt.limits);
+  first.source = q.shown_url;
+  check_report report = analyze(first, opt);
+  std::vector<typed_event> types;
+  const std::string b1 = first.bytes();
+  if (q.resume || o.resume) {
+    capture second;
+    second.status = -1;  // not fetched unless check_resumption reconnects
+    check_resumption(req, q.limits.max_time_s, first, opt, report, &second);
+    types = event_types(b1, q.spec, opt.limits, 0);
+    if (second.status == 200 && report.resume) {
+      // The second stream's new events: what it replayed was already counted.
+      const std::uint64_t from = report.resume->new_from;
+      const std::string b2 = second.bytes();
+      auto more = event_types(std::string_view(b2).substr(static_cast<std::size_t>(from)), q.spec, opt.limits, 1);
+      for (auto& t : more) t.offset += from;
+      types.insert(types.end(), more.begin(), more.end());
+    }
+  } else {
+    types = event_types(b1, q.spec, opt.limits, 0);
+  }
+  check_expectations(q.expect, types, report);
+  for (const auto& t : types) {
+    auto it = std::find_if(out.type_counts.begin(), out.type_counts.end(), [&](const auto& c) { return c.first == t.type; });
+    if (it == out.type_counts.end()) out.type_counts.emplace_back(t.type, 1);
+    else ++it->second;
+  }
+  out.report = redact(std::move(report), secrets);
+  return out;
+}
+
+std::vector<scenario_result> run_scenarios(const scenario_file& f, const scenario_options& o) {
+  std::vector<scenario_result> out;
+  for (const auto& s : f.scenarios) {
+    scenario_result r{s.name, s.line, {}};
+    for (const auto& q : s.requests) r.requests.push_back(run_request(q, o, f.secrets));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// --- reports -------------------------------------------------------------------
+
+namespace {
+
+// `text` indented by `by`, without the `drop` each line starts with (the
+// request's URL, already shown in its heading).
+std::string indent(const std::string& text, std::string_view by, std::string_view drop) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto nl = text.find('\n', start);
+    const auto end = nl == std::string::npos ? text.size() : nl + 1;
+    std::string_view line = std::string_view(text).substr(start, end - start);
+    if (!drop.empty() && line.starts_with(drop)) line.remove_prefix(drop.size());
+    out += std::string(by) + std::string(line);
+    start = end;
+  }
+  return out;
+}
+
+std::string counts_text(const request_result& r) {
+  if (r.type_counts.empty()) return "(no events)";
+  std::string out;
+  for (const auto& [type, n] : r.type_counts) out += (out.empty() ? "" : ", ") + type + " x" + std::to_string(n);
+  return out;
+}
+
+}  // namespace
+
+std::string to_text(const scenario_file& f, const std::vector<scenario_result>& results) {
+  std::ostringstream out;
+  std::size_t failed_scenarios = 0;
+  for (const auto& s : results) {
+    out << "scenario \"" << s.name << "\" (" << f.display << ":" << s.line << ")\n";
+    std::size_t failed = 0;
+    for (std::size_t i = 0; i < s.requests.size(); ++i) {
+      const auto& r = s.requests[i];
+      out << "  request " << i + 1 << " \"" << r.name << "\" (" << f.display << ":" << r.line << "): " << r.method << ' '
+          << r.report.source << '\n';
+      out << indent(to_text(r.report), "    ", r.report.source.empty() ? std::string() : r.report.source + ": ");
+      out << "    types: " << counts_text(r) << '\n';
+      failed += !r.report.conforming();
+    }
+    failed_scenarios += failed != 0;
+    out << "scenario \"" << s.name << "\": " << s.requests.size() << " requests, " << failed << " NOT conforming: "
+        << (failed == 0 ? "PASS" : "FAIL") << "\n\n";
+  }
+  out << f.display << ": " << results.size() << " scenarios, " << failed_scenarios << " failed\n";
+  return out.str();
+}
+
+nlohmann::ordered_json to_json(const scenario_file& f, const std::vector<scenario_result>& results) {
+  nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
+  std::size_t failed = 0;
+  for (const auto& s : results) {
+    nlohmann::ordered_json requests = nlohmann::ordered_json::array();
+    for (const auto& r : s.requests) {
+      nlohmann::ordered_json types = nlohmann::ordered_json::object();
+      for (const auto& [type, n] : r.type_counts) types[type] = n;
+      nlohmann::ordered_json j{{"name", r.name}, {"line", r.line}, {"method", r.method}};
+      j["types"] = std::move(types);
+      j["check"] = to_json(r.report);
+      requests.push_back(std::move(j));
+    }
+    failed += !s.conforming();
+    scenarios.push_back({{"name", s.name}, {"line", s.line}, {"conforming", s.conforming()}, {"requests", std::move(requests)}});
+  }
+  return {{"format", "sse-conform-scenario-report"},
+          {"version", scenario_format_version},
+          {"file", f.display},
+          {"scenarios", std::move(scenarios)},
+          {"summary", {{"scenarios", results.size()}, {"failed", failed}, {"conforming", failed == 0}}}};
+}
+
+std::string to_junit(const scenario_file& f, const std::vector<scenario_result>& results) {
+  std::vector<junit_suite> suites;
+  for (const auto& s : results) {
+    junit_suite suite{f.display + ": " + s.name, {}, true};
+    for (const auto& r : s.requests) suite.reports.emplace_back(r.name, &r.report);
+    suites.push_back(std::move(suite));
+  }
+  return to_junit(suites);
+}
+
+}  // namespace ssec::live
