@@ -28,12 +28,15 @@ async function* sse(res) {
 // ---- end of transcription ----
 
 function responseOf(chunks) {
+  let next = 0;
   return new Response(new ReadableStream({
-    start(controller) {
-      for (const c of chunks) controller.enqueue(c);
-      controller.close();
+    // One chunk per pull, as a network stream delivers them (enqueueing them
+    // all at once makes Node's stream queue quadratic in the chunk count).
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++]);
+      else controller.close();
     },
-  }));
+  }, { highWaterMark: 0 }));
 }
 
 serve({

@@ -2,7 +2,16 @@
 # The conformance matrix: runs the reference and every adapter of this
 # directory through `sse-conform run`, keeps each JSON and HTML report in
 # OUT (default BUILD_DIR/matrix), and prints the Markdown matrix
-# (tools/docs/run.md). Usage: tools/adapters/matrix.sh [BUILD_DIR] [OUT]
+# (tools/docs/run.md, "The conformance matrix").
+# Usage: tools/adapters/matrix.sh [BUILD_DIR] [OUT]
+# Environment:
+#   JOBS=N             adapter processes per run (default 2)
+#   ADAPTERS="a b"     which adapters of this directory (default: all four; "" for the reference only)
+#   CASES=DIR          another case directory (default: the source tree's)
+#   BROWSER_RESULTS=F  a `sse-conform serve --browser-results` file: adds its browser's column
+#   BROWSER=PATH       a Chromium binary: produce BROWSER_RESULTS first (OUT/chromium.txt by default)
+#   MATRIX_LINKS=P     prefix of the case-file links
+# Exit: 0 when every run could start (whatever its results), 2 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -11,15 +20,57 @@ out="${2:-$build/matrix}"
 tool="$build/tools/sse-conform"
 [ -x "$tool" ] || { echo "matrix.sh: $tool not built" >&2; exit 2; }
 mkdir -p "$out"
+cases=()
+[ -n "${CASES:-}" ] && cases=(--cases "$CASES")
+status=0
 reports=()
 run() {  # name command
-  "$tool" run --no-progress --jobs "${JOBS:-2}" --impl "$2" --json "$out/$1.json" --html "$out/$1.html" >"$out/$1.txt"
-  local status=$?
-  if [ "$status" -ge 2 ]; then echo "matrix.sh: $1: setup error (see $out/$1.txt)" >&2; return; fi
+  "$tool" run --no-progress --jobs "${JOBS:-2}" "${cases[@]}" --impl "$2" --json "$out/$1.json" --html "$out/$1.html" >"$out/$1.txt"
+  local code=$?
+  if [ "$code" -ge 2 ]; then echo "matrix.sh: $1: setup error (see $out/$1.txt)" >&2; status=2; return; fi
   reports+=("$out/$1.json")
 }
+
+# The browser column: headless Chromium's EventSource on the `serve` page.
+if [ -n "${BROWSER:-}" ]; then
+  BROWSER_RESULTS="${BROWSER_RESULTS:-$out/chromium.txt}"
+  rm -f "$BROWSER_RESULTS"
+  profile="$(mktemp -d)"
+  serve_cases=(--cases "${CASES:-$root/conformance/cases}" --tags "$root/spec/tags.yaml")
+  "$tool" serve "${serve_cases[@]}" --port 0 --duration-s 900 --browser-results "$BROWSER_RESULTS" >"$out/serve.log" 2>&1 &
+  serve_pid=$!
+  url=""
+  for _ in $(seq 100); do
+    url="$(sed -n 's|.* cases at \(http://[^ ]*\)/ .*|\1|p' "$out/serve.log")"
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    echo "matrix.sh: serve did not start (see $out/serve.log)" >&2
+    kill "$serve_pid" 2>/dev/null
+    exit 2
+  fi
+  setsid "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --disable-dev-shm-usage --disable-crash-reporter --disable-breakpad \
+    --no-default-browser-check --user-data-dir="$profile" "$url/browser" >/dev/null 2>&1 &
+  browser_pid=$!
+  wait "$serve_pid"
+  kill -- -"$browser_pid" 2>/dev/null
+  wait "$browser_pid" 2>/dev/null
+  rm -rf "$profile"
+fi
+
 run reference "'$tool' adapter"
-for adapter in eventsource-parser fetch-event-source fetch-event-stream agent-service-sample; do
+for adapter in ${ADAPTERS-eventsource-parser fetch-event-source fetch-event-stream agent-service-sample}; do
   run "$adapter" "node '$here/$adapter.js'"
 done
-"$tool" run --matrix-from "${reports[@]}" --matrix-links "${MATRIX_LINKS:-}"
+if [ -n "${BROWSER_RESULTS:-}" ]; then
+  if [ -r "$BROWSER_RESULTS" ]; then
+    reports+=("$BROWSER_RESULTS")
+  else
+    echo "matrix.sh: BROWSER_RESULTS=$BROWSER_RESULTS cannot be read" >&2
+    status=2
+  fi
+fi
+"$tool" run "${cases[@]}" --matrix-from "${reports[@]}" --matrix-links "${MATRIX_LINKS:-}" || status=2
+exit "$status"

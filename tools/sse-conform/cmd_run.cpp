@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "ssec/harness/baseline.hpp"
 #include "ssec/harness/engine.hpp"
 #include "ssec/harness/reports.hpp"
+#include "ssec/harness/service.hpp"
 
 #ifndef SSEC_DEFAULT_SOURCE_DIR
 #define SSEC_DEFAULT_SOURCE_DIR "."
@@ -31,6 +33,7 @@ namespace fs = std::filesystem;
 
 struct run_args {
   std::string impl;
+  std::string service;
   std::vector<std::string> layers, run, skip;
   std::string filter;
   std::string cases_dir;
@@ -40,6 +43,8 @@ struct run_args {
   std::uint64_t seed = 0;
   bool seed_given = false;
   int timeout_ms = 5000;
+  int timeout_per_mib_ms = static_cast<int>(h::time_budget{}.per_mib.count());
+  int timeout_per_kchunk_ms = static_cast<int>(h::time_budget{}.per_kchunk.count());
   unsigned jobs = 1;
   std::string junit, json, html, baseline, write_baseline;
   bool strict = false, list = false, no_progress = false;
@@ -65,20 +70,59 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
+// The case tree of --cases / --tags (default: the source tree's); nullopt
+// after printing the errors.
+std::optional<conf::load_result> load_cases(const run_args& a) {
+  const std::string source = SSEC_DEFAULT_SOURCE_DIR;
+  const fs::path cases_dir = a.cases_dir.empty() ? fs::path(source) / "conformance/cases" : fs::path(a.cases_dir);
+  const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
+  const fs::path tags_file = a.tags_file.empty() ? fs::path(source) / "spec/tags.yaml" : fs::path(a.tags_file);
+  if (!fs::is_directory(cases_dir)) {
+    std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
+    return std::nullopt;
+  }
+  std::vector<conf::load_error> tag_errors;
+  const conf::tag_list tags = conf::load_tags(tags_file, tags_file.string(), tag_errors);
+  conf::load_result loaded = conf::load_case_tree(cases_dir, cases_display, tags);
+  for (const auto& e : tag_errors) std::cerr << e.to_string() << "\n";
+  if (!tag_errors.empty() || !loaded.ok()) {
+    std::cerr << loaded.error_text();
+    return std::nullopt;
+  }
+  return loaded;
+}
+
+// --matrix-from takes `run --json` reports and result-line files (what
+// `serve --browser-results` writes); the latter become reports of the same
+// shape first (reports_from_result_lines), so the matrix reads one shape.
 int run_matrix(const run_args& a) {
   std::vector<nlohmann::json> reports;
+  std::optional<conf::load_result> loaded;
   for (const auto& file : a.matrix_from) {
     std::ifstream in(file, std::ios::binary);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!in.good() && !in.eof()) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
       std::cerr << "sse-conform run: " << file << ": cannot read\n";
       return exit_usage;
     }
-    if (j.is_discarded() || !j.is_object() || j.value("format", "") != "sse-conform-run") {
-      std::cerr << "sse-conform run: " << file << ": not a JSON report of `sse-conform run --json`\n";
+    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (!j.is_discarded()) {
+      if (!j.is_object() || j.value("format", "") != "sse-conform-run") {
+        std::cerr << "sse-conform run: " << file << ": not a JSON report of `sse-conform run --json`\n";
+        return exit_usage;
+      }
+      reports.push_back(j);
+      continue;
+    }
+    if (!loaded && !(loaded = load_cases(a))) return exit_usage;
+    std::string why;
+    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->cases, &why);
+    if (!from_lines) {
+      std::cerr << "sse-conform run: " << why << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
       return exit_usage;
     }
-    reports.push_back(j);
+    for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));
   }
   const std::string md = h::matrix_markdown(reports, a.matrix_links);
   if (a.matrix_out.empty() || a.matrix_out == "-") std::cout << md;
@@ -88,22 +132,9 @@ int run_matrix(const run_args& a) {
 
 int run(const run_args& a) {
   if (!a.matrix_from.empty()) return run_matrix(a);
-  const std::string source = SSEC_DEFAULT_SOURCE_DIR;
-  const fs::path cases_dir = a.cases_dir.empty() ? fs::path(source) / "conformance/cases" : fs::path(a.cases_dir);
-  const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
-  const fs::path tags_file = a.tags_file.empty() ? fs::path(source) / "spec/tags.yaml" : fs::path(a.tags_file);
-  if (!fs::is_directory(cases_dir)) {
-    std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
-    return exit_usage;
-  }
-  std::vector<conf::load_error> tag_errors;
-  const conf::tag_list tags = conf::load_tags(tags_file, tags_file.string(), tag_errors);
-  conf::load_result loaded = conf::load_case_tree(cases_dir, cases_display, tags);
-  for (const auto& e : tag_errors) std::cerr << e.to_string() << "\n";
-  if (!tag_errors.empty() || !loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return exit_usage;
-  }
+  const auto loaded_or = load_cases(a);
+  if (!loaded_or) return exit_usage;
+  const conf::load_result& loaded = *loaded_or;
   for (const auto& l : a.layers) {
     if (!conf::layer_from_string(l)) {
       std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow)\n";
@@ -115,8 +146,13 @@ int run(const run_args& a) {
     for (const auto* c : selected) std::cout << h::case_path(*c) << "  " << c->name << "\n";
     return exit_ok;
   }
-  if (a.impl.empty()) {
-    std::cerr << "sse-conform run: --impl COMMAND is required (or --list, or --matrix-from)\n";
+  if (a.impl.empty() == a.service.empty()) {
+    std::cerr << "sse-conform run: exactly one of --impl COMMAND and --service URL is required (or --list, or --matrix-from)\n";
+    return exit_usage;
+  }
+  if (!a.service.empty() && (a.jobs != 1 || a.chunkings != "all" || !a.chunking.empty() || a.seed_given)) {
+    std::cerr << "sse-conform run: --service runs the cases one at a time, each served as written over HTTP: "
+                 "--jobs, --chunkings, --chunking and --seed do not apply\n";
     return exit_usage;
   }
   if (selected.empty()) {
@@ -126,6 +162,7 @@ int run(const run_args& a) {
 
   h::run_options o;
   o.impl = a.impl;
+  o.service = a.service;
   std::string why;
   const auto plan = conf::parse_chunking_plan(a.chunkings, &why);
   if (!plan) {
@@ -145,14 +182,25 @@ int run(const run_args& a) {
     std::cerr << "sse-conform run: --timeout-ms and --jobs must be positive\n";
     return exit_usage;
   }
-  o.timeout = std::chrono::milliseconds(a.timeout_ms);
+  if (a.timeout_per_mib_ms < 0 || a.timeout_per_kchunk_ms < 0) {
+    std::cerr << "sse-conform run: --timeout-per-mib-ms and --timeout-per-kchunk-ms must not be negative\n";
+    return exit_usage;
+  }
+  o.timeout.base = std::chrono::milliseconds(a.timeout_ms);
+  o.timeout.per_mib = std::chrono::milliseconds(a.timeout_per_mib_ms);
+  o.timeout.per_kchunk = std::chrono::milliseconds(a.timeout_per_kchunk_ms);
   o.jobs = a.jobs;
   o.strict = a.strict;
   o.max_answer_bytes = a.max_answer_bytes;
-  o.reproduce_prefix = h::shell_quote(self_path()) + " run --impl " + h::shell_quote(a.impl);
+  o.reproduce_prefix = h::shell_quote(self_path()) + " run " +
+                       (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
   if (!a.cases_dir.empty()) o.reproduce_prefix += " --cases " + h::shell_quote(a.cases_dir);
   if (!a.tags_file.empty()) o.reproduce_prefix += " --tags " + h::shell_quote(a.tags_file);
   if (a.timeout_ms != 5000) o.reproduce_prefix += " --timeout-ms " + std::to_string(a.timeout_ms);
+  if (o.timeout.per_mib != h::time_budget{}.per_mib) o.reproduce_prefix += " --timeout-per-mib-ms " + std::to_string(a.timeout_per_mib_ms);
+  if (o.timeout.per_kchunk != h::time_budget{}.per_kchunk) {
+    o.reproduce_prefix += " --timeout-per-kchunk-ms " + std::to_string(a.timeout_per_kchunk_ms);
+  }
   if (a.strict) o.reproduce_prefix += " --strict";
 
   std::optional<h::baseline> base;
@@ -174,7 +222,7 @@ int run(const run_args& a) {
                 << (done == total ? "\r\x1b[K" : "") << std::flush;
     };
   }
-  h::run_result result = h::run_cases(selected, o, progress);
+  h::run_result result = o.service.empty() ? h::run_cases(selected, o, progress) : h::run_service(selected, o, progress);
   if (!result.setup_error.empty()) {
     std::cerr << "sse-conform run: setup error: " << result.setup_error << "\n";
     return exit_usage;
@@ -199,6 +247,8 @@ void add_run_command(CLI::App& app, int& code) {
   auto args = std::make_shared<run_args>();
   CLI::App* cmd = app.add_subcommand("run", "Run the conformance cases against an implementation's adapter (tools/docs/run.md)");
   cmd->add_option("--impl", args->impl, "The adapter command, run through /bin/sh -c (adapter protocol 1)");
+  cmd->add_option("--service", args->service,
+                  "Instead of --impl: an sse-contract-tests test service's URL; the wire cases are served to it over HTTP");
   cmd->add_option("--layer", args->layers, "Only these layers (wire, chat, code, agent, workflow); repeatable");
   cmd->add_option("--cases", args->cases_dir, "Directory of case files (default: the source tree's conformance/cases)");
   cmd->add_option("--tags", args->tags_file, "The tag list (default: the source tree's spec/tags.yaml)");
@@ -209,7 +259,11 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_option("--chunking", args->chunking, "Exactly one chunking as reports name it: whole, bytes, split@N, random(seed=N)");
   cmd->add_option_function<std::uint64_t>("--seed", [a = args.get()](const std::uint64_t& s) { a->seed = s; a->seed_given = true; },
                                           "Seed of the random chunkings (mixed with each case id)");
-  cmd->add_option("--timeout-ms", args->timeout_ms, "Per-case, per-chunking answer deadline (default 5000)");
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Base time for one case under one chunking (default 5000)");
+  cmd->add_option("--timeout-per-mib-ms", args->timeout_per_mib_ms, "Added per MiB of request (see tools/docs/run.md)")
+      ->capture_default_str();
+  cmd->add_option("--timeout-per-kchunk-ms", args->timeout_per_kchunk_ms, "Added per 1000 chunks of request")
+      ->capture_default_str();
   cmd->add_option("--jobs", args->jobs, "Adapter processes in parallel (default 1)");
   cmd->add_option("--json", args->json, "Write the JSON report here");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
@@ -220,7 +274,8 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
   cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal");
   cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)");
-  cmd->add_option("--matrix-from", args->matrix_from, "Render the conformance matrix from these JSON reports; runs nothing");
+  cmd->add_option("--matrix-from", args->matrix_from,
+                  "Render the conformance matrix from these `run --json` reports and `serve --browser-results` files; runs nothing");
   cmd->add_option("--matrix-out", args->matrix_out, "Write the matrix here (default stdout)");
   cmd->add_option("--matrix-links", args->matrix_links, "Prefix of the case-file links in the matrix (e.g. ../../)");
   cmd->callback([args, &code] { code = run(*args); });

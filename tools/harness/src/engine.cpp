@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -11,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ssec/adapter_protocol.hpp"
+#include "ssec/base64.hpp"
 #include "ssec/wire_json.hpp"
 
 namespace ssec::harness {
@@ -132,6 +136,35 @@ std::optional<adapter_info> say_hello(adapter_process& proc, std::chrono::millis
   return info;
 }
 
+std::chrono::milliseconds time_budget::for_request(std::size_t request_bytes, std::size_t chunks) const noexcept {
+  // In double-precision milliseconds: exact enough, and no integer overflow.
+  const double ms = static_cast<double>(base.count()) +
+                    static_cast<double>(per_mib.count()) * static_cast<double>(request_bytes) / (1024.0 * 1024.0) +
+                    static_cast<double>(per_kchunk.count()) * static_cast<double>(chunks) / 1000.0;
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(ms)));
+}
+
+std::string parse_request_line(std::string_view id, std::string_view layer, const std::vector<std::string_view>& chunks) {
+  // Base64 text needs no JSON escaping; the id and layer go through the JSON library.
+  std::size_t size = 64 + id.size() * 2 + layer.size() * 2;
+  for (const auto c : chunks) size += (c.size() + 2) / 3 * 4 + 3;
+  std::string line;
+  line.reserve(size);
+  line += R"({"op":"parse","id":)";
+  line += dump_line(json(std::string(id)));
+  line += R"(,"layer":)";
+  line += dump_line(json(std::string(layer)));
+  line += R"(,"chunks":[)";
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (i > 0) line.push_back(',');
+    line.push_back('"');
+    line += base64_encode(chunks[i]);
+    line.push_back('"');
+  }
+  line += "]}";
+  return line;
+}
+
 std::string shell_quote(std::string_view s) {
   std::string out = "'";
   for (const char ch : s) {
@@ -167,6 +200,16 @@ struct worker_adapter {
     return {};
   }
 };
+
+// "budget 102887 ms = 5000 ms base + 28.00 MiB x 500 ms + 4194.312 thousand chunks x 20 ms".
+std::string describe_budget(const time_budget& b, std::size_t request_bytes, std::size_t chunks) {
+  char text[200];
+  std::snprintf(text, sizeof text, "budget %lld ms = %lld ms base + %.2f MiB x %lld ms + %.3f thousand chunks x %lld ms",
+                static_cast<long long>(b.for_request(request_bytes, chunks).count()), static_cast<long long>(b.base.count()),
+                static_cast<double>(request_bytes) / (1024.0 * 1024.0), static_cast<long long>(b.per_mib.count()),
+                static_cast<double>(chunks) / 1000.0, static_cast<long long>(b.per_kchunk.count()));
+  return text;
+}
 
 case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c) {
   const run_options& o = adapter.options;
@@ -221,27 +264,28 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
       r.failure = detail("(no answer)", why);
       break;
     }
-    parse_request req;
-    req.id = r.path;
-    req.layer = layer;
-    req.chunks.assign(chunks.begin(), chunks.end());
-    const std::string request = dump_line(to_json(req));
-    // Big streams take time just to encode and decode: 4 ms more per KiB of request.
-    const exchange ex = adapter.proc.exchange_line(request, o.timeout + std::chrono::milliseconds(request.size() / 256));
+    const std::string request = parse_request_line(r.path, layer, chunks);
+    const auto budget = o.timeout.for_request(request.size(), chunks.size());
+    const exchange ex = adapter.proc.exchange_line(request, budget);
     if (ex.status != exchange_status::ok) {
       broke = ex.status == exchange_status::timeout ? outcome::timeout : outcome::error;
       switch (ex.status) {
-        case exchange_status::timeout: r.reason = "timed out: " + ex.detail; break;
+        case exchange_status::timeout:
+          r.reason = "timed out: " + ex.detail + " (" + describe_budget(o.timeout, request.size(), chunks.size()) + ")";
+          break;
         case exchange_status::crashed: r.reason = "the adapter crashed: " + ex.detail; break;
         case exchange_status::oversized: r.reason = "oversized answer: " + ex.detail; break;
         default: r.reason = "the adapter could not be started: " + ex.detail; break;
       }
       r.failure = detail("(no answer)", r.reason);
       r.failure->stderr_tail = adapter.proc.stderr_tail();
+      if (ex.status == exchange_status::timeout) {
+        r.failure->budget = budget_detail{request.size(), chunks.size(), o.timeout, budget};
+      }
       adapter.proc.kill();  // whatever state it is in, the next chunking gets a fresh one
       break;
     }
-    const decoded_answer answer = decode_answer(ex.line, req.id, c.layer == conf::layer::wire);
+    const decoded_answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
     if (!answer.malformed.empty()) {
       broke = outcome::error;
       r.reason = "malformed answer: " + answer.malformed;

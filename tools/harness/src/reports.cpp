@@ -110,7 +110,8 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   const auto paint = [&](outcome oc, const std::string& text) {
     return colour ? std::string(colour_of(oc)) + text + "\x1b[0m" : text;
   };
-  out << "adapter: " << r.adapter.name << " " << r.adapter.version << " (" << o.impl << ")\n";
+  if (o.service.empty()) out << "adapter: " << r.adapter.name << " " << r.adapter.version << " (" << o.impl << ")\n";
+  else out << "test service: " << o.service << " (cases served as written, over HTTP)\n";
   std::string layers;
   for (const auto& l : r.adapter.layers) layers += (layers.empty() ? "" : ", ") + l;
   out << "layers: " << layers << "\n\n";
@@ -183,13 +184,16 @@ ordered to_json_report(const run_result& r, const run_options& o) {
   j["format_version"] = report_format_version;
   ordered adapter;
   adapter["command"] = o.impl;
+  if (!o.service.empty()) adapter["service"] = o.service;
   adapter["name"] = r.adapter.name;
   adapter["version"] = r.adapter.version;
   adapter["layers"] = r.adapter.layers;
   adapter["capabilities"] = r.adapter.capabilities ? ordered(*r.adapter.capabilities) : ordered(nullptr);
   j["adapter"] = adapter;
   j["options"] = ordered{{"chunking", o.only_chunking ? o.only_chunking->name() : ""},
-                         {"timeout_ms", o.timeout.count()},
+                         {"timeout_ms", o.timeout.base.count()},
+                         {"timeout_per_mib_ms", o.timeout.per_mib.count()},
+                         {"timeout_per_kchunk_ms", o.timeout.per_kchunk.count()},
                          {"jobs", o.jobs},
                          {"strict", o.strict}};
   j["setup_error"] = r.setup_error;
@@ -232,6 +236,15 @@ ordered to_json_report(const run_result& r, const run_options& o) {
                              {"first_difference", f.first_difference},
                              {"stderr_tail", f.stderr_tail},
                              {"reproduce", f.reproduce}};
+      if (f.budget) {
+        const auto& b = *f.budget;
+        e["failure"]["budget"] = ordered{{"total_ms", b.total.count()},
+                                         {"base_ms", b.of.base.count()},
+                                         {"per_mib_ms", b.of.per_mib.count()},
+                                         {"per_kchunk_ms", b.of.per_kchunk.count()},
+                                         {"request_bytes", b.request_bytes},
+                                         {"chunks", b.chunks}};
+      }
     }
     cases.push_back(std::move(e));
   }
@@ -322,7 +335,8 @@ pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre
 .non-strict .o{color:#b60}.informational .o,.skip .o{color:#068}label{margin-right:1em}
 </style></head><body>
 <h1>sse-conform run: )"
-    << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>command <code>" << xml_escape(o.impl)
+    << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>"
+    << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
     << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; "
     << std::fixed << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o.strict) << "</p>\n<p>Show: ";
   for (const outcome oc : all_outcomes()) {
@@ -385,7 +399,8 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
   std::ostringstream m;
   m << "| layer / tag |";
   for (const auto& r : reports) {
-    m << " " << r["adapter"].value("name", "?") << " " << r["adapter"].value("version", "") << " |";
+    const std::string version = r["adapter"].value("version", "");
+    m << " " << r["adapter"].value("name", "?") << (version.empty() ? "" : " " + version) << " |";
   }
   m << "\n|---|";
   for (std::size_t a = 0; a < reports.size(); ++a) m << "---|";
@@ -420,6 +435,94 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
       << "\n";
   }
   return m.str();
+}
+
+}  // namespace ssec::harness
+
+namespace ssec::harness {
+
+std::optional<std::vector<ordered>> reports_from_result_lines(std::string_view text, std::string_view display,
+                                                              const std::vector<conf::test_case>& cases, std::string* why) {
+  std::map<std::string, const conf::test_case*, std::less<>> by_name;
+  for (const auto& c : cases) by_name.emplace(c.test_name(), &c);
+  // Per impl: the status line of each case it lists.
+  std::vector<std::string> impls;
+  std::map<std::string, std::map<const conf::test_case*, std::string>> statuses;
+  std::size_t line_no = 0;
+  const auto fail = [&](const std::string& reason) -> std::optional<std::vector<ordered>> {
+    if (why) *why = std::string(display) + ":" + std::to_string(line_no) + ": " + reason;
+    return std::nullopt;
+  };
+  static const std::set<std::string, std::less<>> known{"PASS",  "FAIL",    "IMPL_ACCEPT", "IMPL_DIFFER",
+                                                         "CRASH", "TIMEOUT", "SKIPPED"};
+  while (!text.empty()) {
+    const std::size_t lf = text.find('\n');
+    std::string_view line = text.substr(0, lf);
+    text = lf == std::string_view::npos ? std::string_view() : text.substr(lf + 1);
+    ++line_no;
+    std::vector<std::string> fields;
+    std::istringstream words{std::string(line)};
+    for (std::string w; words >> w;) fields.push_back(w);
+    if (fields.empty() || fields[0].starts_with("#")) continue;
+    if (fields.size() != 3) return fail("expected `<impl>  <case>  <STATUS>`, got `" + std::string(line.substr(0, 200)) + "`");
+    const auto c = by_name.find(fields[1]);
+    if (c == by_name.end()) return fail("no case named `" + fields[1] + "` in the case files");
+    if (!known.contains(fields[2])) {
+      return fail("unknown status `" + fields[2] + "` (known: PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, CRASH, TIMEOUT, SKIPPED)");
+    }
+    if (!statuses.contains(fields[0])) impls.push_back(fields[0]);
+    if (!statuses[fields[0]].emplace(c->second, fields[2]).second) {
+      return fail("`" + fields[1] + "` is listed twice for " + fields[0]);
+    }
+  }
+  std::vector<ordered> reports;
+  for (const auto& impl : impls) {
+    run_result r;
+    r.adapter.name = impl.starts_with("browser:") ? impl.substr(8) : impl;
+    r.adapter.layers = {"wire"};
+    const auto& mine = statuses[impl];
+    for (const auto& c : cases) {
+      case_result cr;
+      cr.c = &c;
+      cr.path = case_path(c);
+      const auto it = mine.find(&c);
+      if (it == mine.end()) {
+        cr.outcome = outcome::skip;
+        cr.reason = "no result for this case in " + std::string(display);
+      } else if (c.layer != conf::layer::wire) {
+        cr.outcome = outcome::skip;
+        cr.reason = "the result grades the wire events only, not the " + std::string(conf::to_string(c.layer)) +
+                    " layer's dialect events (wire-level result: " + it->second + ")";
+      } else if (c.limits) {
+        // As for adapters: the expectation holds under limits the implementation was never given.
+        cr.outcome = outcome::skip;
+        cr.reason = "the case sets parser limits, which the implementation was not given (its result: " + it->second + ")";
+      } else {
+        const std::string& st = it->second;
+        cr.chunkings_run = st == "SKIPPED" ? 0 : 1;
+        cr.outcome = st == "PASS" || st == "IMPL_ACCEPT" ? outcome::pass
+                     : st == "FAIL"                      ? mismatch_outcome(c.verdict, false)
+                     : st == "IMPL_DIFFER"               ? outcome::informational
+                     : st == "TIMEOUT"                   ? outcome::timeout
+                     : st == "CRASH"                     ? outcome::error
+                                                         : outcome::skip;
+        cr.chunkings_failed = cr.outcome == outcome::pass || cr.outcome == outcome::skip ? 0 : 1;
+        if (cr.outcome != outcome::pass) cr.reason = impl + " reported " + st + " (" + std::string(display) + ")";
+      }
+      r.cases.push_back(std::move(cr));
+    }
+    run_options o;
+    o.impl = "";
+    o.timeout.base = std::chrono::milliseconds(0);
+    ordered j = to_json_report(r, o);
+    j["adapter"]["results_file"] = std::string(display);
+    reports.push_back(std::move(j));
+  }
+  if (reports.empty()) {
+    line_no = 0;
+    return fail("no result lines");
+  }
+  return reports;
 }
 
 }  // namespace ssec::harness

@@ -10,16 +10,30 @@
 #   wrong    answers events whose data differ from the working adapter's
 #   huge     answers one line of --huge-bytes bytes (default 2 MiB)
 #   wrongid  answers with another request id
+#   slow     answers correctly after sleeping --per-chunk-us microseconds per chunk
+#            (an honest adapter with linear cost, for the time budget)
+#   jsretry  answers the working adapter's retry as a JavaScript number would
+#            hold it: a double (18446744073709551615 becomes 2^64)
 #   nohello  exits at hello without answering        (a setup error)
 #   silent   never answers hello                      (a setup error)
 #   badproto answers hello with protocol 2           (a setup error)
 #   nocr     works, but its hello lists every capability except "cr"
 #   nolayers works, but its hello lists no layer
-# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] -- WORKING ADAPTER COMMAND...
+# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] [--per-chunk-us N] -- WORKING ADAPTER COMMAND...
+import decimal
 import json
 import subprocess
 import sys
 import time
+
+
+def js_number(value):
+    """The text JSON.stringify writes for a Number: integers below 1e21 in
+    plain digits (the shortest round-trip digits, then zeros), others as repr."""
+    if value == int(value) and abs(value) < 1e21:
+        text = format(decimal.Decimal(repr(value)), "f")
+        return text[:-2] if text.endswith(".0") else text
+    return repr(value)
 
 
 def main():
@@ -36,6 +50,9 @@ def main():
         on = opts[opts.index("--on") + 1]
     if "--huge-bytes" in opts:
         huge_bytes = int(opts[opts.index("--huge-bytes") + 1])
+    per_chunk_us = 0
+    if "--per-chunk-us" in opts:
+        per_chunk_us = int(opts[opts.index("--per-chunk-us") + 1])
     working = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def forward(line):
@@ -91,6 +108,17 @@ def main():
             prefix = '{"id":' + json.dumps(request["id"]) + ',"events":[{"type":"message","data":"'
             sys.stdout.write(prefix + "x" * huge_bytes + '","lastEventId":""}],"retry":null}\n')
             sys.stdout.flush()
+        elif mode == "slow":
+            time.sleep(per_chunk_us * len(request.get("chunks", [])) / 1e6)
+            say(forward(line))
+        elif mode == "jsretry":
+            answer = json.loads(forward(line))
+            retry = answer.get("retry")
+            if retry is None:
+                say(json.dumps(answer))
+            else:
+                answer["retry"] = "@retry@"
+                say(json.dumps(answer).replace('"@retry@"', js_number(float(retry))))
         elif mode == "wrongid":
             answer = json.loads(forward(line))
             answer["id"] = "not-" + request["id"]

@@ -59,11 +59,29 @@ struct adapter_info {
 /// well-formed protocol-1 hello.
 std::optional<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout, std::string* why);
 
+/// How long one exchange (one case under one chunking) may take
+/// (tools/docs/run.md, "Time budget"): the base timeout plus allowances in
+/// proportion to the work every adapter must do for that request, reading
+/// and decoding its bytes and feeding its chunks one by one. A small request
+/// gets little more than the base, so a hang is still killed promptly; a
+/// multi-MiB stream sent byte by byte gets the time linear work needs, and an
+/// adapter slower than that (quadratic, say) still times out.
+struct time_budget {
+  std::chrono::milliseconds base{5000};       ///< --timeout-ms: any request.
+  std::chrono::milliseconds per_mib{500};     ///< --timeout-per-mib-ms: per MiB (2^20 bytes) of request line.
+  std::chrono::milliseconds per_kchunk{20};   ///< --timeout-per-kchunk-ms: per 1000 chunks.
+
+  /// base + per_mib * request_bytes / 2^20 + per_kchunk * chunks / 1000,
+  /// rounded up to whole milliseconds. No overflow for any request that fits in memory.
+  std::chrono::milliseconds for_request(std::size_t request_bytes, std::size_t chunks) const noexcept;
+};
+
 struct run_options {
   std::string impl;                                   ///< The adapter command (/bin/sh -c).
+  std::string service;                                ///< Instead: a test service's URL (service.hpp, run_service).
   conformance::chunking_plan plan;                    ///< Which chunkings (ignored when `only_chunking`).
   std::optional<conformance::chunking> only_chunking; ///< Exactly this chunking (for reproducing one failure).
-  std::chrono::milliseconds timeout{5000};            ///< Per exchange (one case under one chunking).
+  time_budget timeout;                                ///< Per exchange (one case under one chunking).
   std::chrono::milliseconds hello_timeout{10000};
   unsigned jobs = 1;                                  ///< Adapter processes in parallel.
   bool strict = false;                                ///< non-strict becomes fail.
@@ -71,6 +89,14 @@ struct run_options {
   /// How a reproduce command starts: this tool, `run`, --impl and the options
   /// that change answers (--cases, --timeout-ms); the engine appends --run and --chunking.
   std::string reproduce_prefix = "sse-conform run";
+};
+
+/// The budget of the exchange that timed out, for the report.
+struct budget_detail {
+  std::size_t request_bytes = 0;           ///< The request line's length.
+  std::size_t chunks = 0;                  ///< Chunks in the request.
+  time_budget of;                          ///< The run's budget parameters.
+  std::chrono::milliseconds total{0};      ///< of.for_request(request_bytes, chunks).
 };
 
 /// The details of the first chunking that went wrong in a case.
@@ -83,6 +109,7 @@ struct failure_detail {
   std::string first_difference;  ///< Where the logs first differ, or the error.
   std::string stderr_tail;       ///< The adapter's stderr (error / timeout).
   std::string reproduce;         ///< One command that reproduces exactly this failure.
+  std::optional<budget_detail> budget;  ///< Set on a timeout: the time the exchange had, and why.
 };
 
 struct case_result {
@@ -112,6 +139,13 @@ using progress_callback = std::function<void(std::size_t done, std::size_t total
 /// setup error (no hello from the first adapter) leaves `cases` empty.
 run_result run_cases(const std::vector<const conformance::test_case*>& cases, const run_options& options,
                      const progress_callback& progress = {});
+
+/// The parse request line (adapter protocol 1) for `chunks`, as
+/// ssec::to_json(parse_request) would dump it but written directly: a
+/// multi-MiB stream sent byte by byte is millions of chunks, and a JSON tree
+/// of them costs far more time and memory than the line itself.
+std::string parse_request_line(std::string_view id, std::string_view layer,
+                               const std::vector<std::string_view>& chunks);
 
 /// The shell-quoted form of `s` ('...' with ' escaped), for commands in reports.
 std::string shell_quote(std::string_view s);

@@ -45,17 +45,35 @@ struct decoded_answer {
   std::optional<conformance::external_result> wire;     ///< Wire layer: events + retry, or a rejection.
   std::optional<std::vector<nlohmann::json>> dialect;   ///< Dialect layers: the dialect event objects.
   std::optional<std::string> dialect_rejection;         ///< Dialect layers: the adapter rejected the stream.
+  /// Wire layer: the answer's `retry` when it is a JSON number whose value is
+  /// not an integer from 0 to 2^64-1 (negative, fractional, or too large, as
+  /// a JavaScript double gives 2^64 for 18446744073709551615), written as the
+  /// JSON library writes that number. It is the implementation's own, lossy
+  /// value: `wire->retry` is then empty, and compare_answer reports it as a
+  /// difference (no case can expect it), never as a malformed answer.
+  std::optional<std::string> inexact_retry;
+  /// Set when the answer's events hold a lone UTF-16 surrogate escape such as
+  /// "\ud83d" (JSON.stringify writes one for a string that splits a surrogate
+  /// pair): where the first one was, for the report. It is no Unicode
+  /// character and the JSON library refuses it, so each is decoded as U+FFFD,
+  /// and compare_answer never lets such an answer match: no expected value
+  /// holds a surrogate. In a rejection's message it is just decoded as U+FFFD.
+  std::string lone_surrogate;
 };
 
 /// Decodes the answer `line` to the parse request `expected_id` of layer
 /// `wire_layer ? wire : dialect`. Malformed when: not JSON, not an object,
 /// `id` missing or different, neither `events` nor a string `error`, an
 /// event that is not {type,data,lastEventId} strings (wire), `retry` neither
-/// a non-negative integer nor null.
+/// a JSON number nor null. A number is compared by value: an integer from 0
+/// to 2^64-1 (also when written as 3000.0 or 1e3) is that integer; any other
+/// number is kept in `inexact_retry`. Lone surrogate escapes are not
+/// malformed either (see `lone_surrogate`).
 decoded_answer decode_answer(std::string_view line, std::string_view expected_id, bool wire_layer);
 
 /// Why one chunking's answer does not match the case, in words; nullopt when
-/// it matches. `expected` / `received` get the two logs as displayed.
+/// it matches. `expected` / `received` get the two logs as displayed. An
+/// answer with `inexact_retry` or `lone_surrogate` never matches.
 struct mismatch {
   std::string first_difference;  ///< conformance::describe of the difference (wire), or the first differing event.
   std::string expected;          ///< The expected view, one entry per line.

@@ -4,8 +4,10 @@
 // the conformance matrix built from several JSON reports.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,24 @@ std::string to_html(const run_result& r, const run_options& o);
 /// per adapter the cases that did not pass, each linking to its case file
 /// line as `<link_prefix><file>#L<line>`.
 std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix);
+
+/// Result lines `<impl>  <topic>_<id>  <STATUS>` (one per case, the
+/// project's line format; `serve --browser-results` writes them, see
+/// tools/docs/serve.md) as JSON reports of the `run --json` shape, one per
+/// impl in order of appearance, so that the matrix reads one shape only.
+/// `cases` is the case tree the names refer to; each report lists all of
+/// them, in order. Status to outcome: PASS and IMPL_ACCEPT pass; FAIL is fail
+/// (non-strict for a `should` case); IMPL_DIFFER informational; TIMEOUT
+/// timeout; CRASH error; SKIPPED skip. Skipped as well, with the reason: a
+/// case of a dialect layer (the line grades the wire events only), a case
+/// that sets parser limits (as `run` skips it for adapters; in both the
+/// status is kept in the reason), and a case with no line. The adapter's name is the
+/// impl without a `browser:` prefix; `adapter.results_file` is `display`.
+/// nullopt with "<display>:<line>: reason" in `why` on a line that is not
+/// three fields, an unknown case or status, or a case listed twice for one impl.
+std::optional<std::vector<nlohmann::ordered_json>> reports_from_result_lines(std::string_view text, std::string_view display,
+                                                                             const std::vector<conformance::test_case>& cases,
+                                                                             std::string* why);
 
 /// The run's exit status: 0 when nothing counts as a failure
 /// (baseline.hpp counts_as_failure), 1 otherwise; 2 on a setup error.
