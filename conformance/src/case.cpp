@@ -67,6 +67,18 @@ std::string test_case::test_name() const {
   return out;
 }
 
+const std::vector<std::string>& known_capabilities() {
+  static const std::vector<std::string> names{
+      "bom",             // strips one leading U+FEFF
+      "cr",              // a lone CR ends a line
+      "retry",           // reports the reconnection time
+      "utf8-repair",     // replaces invalid UTF-8 with U+FFFD
+      "last-event-id",   // reports lastEventId on events
+      "nul",             // passes U+0000 through in data
+  };
+  return names;
+}
+
 std::vector<std::string> required_capabilities(const test_case& c) {
   std::vector<std::string> out = c.needs;
   const std::string_view in = c.input;

@@ -21,6 +21,7 @@
 
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/log.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -607,15 +608,6 @@ struct gen_case {
   std::string file;  // "events" or "rules"
   stream s;
 };
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;

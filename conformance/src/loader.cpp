@@ -10,10 +10,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sse/dialect/catalog.hpp"
-#include "ssec/adapter_protocol.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
-#include "text_helpers.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -508,10 +507,10 @@ bool load_case(file_context& ctx, const YAML::Node& node, std::string_view topic
   }
   if (keys.count("needs")) {
     if (auto needs = scalar_list(ctx, value("needs"), "needs")) {
-      const auto& known = ssec::known_capabilities();
+      const auto& known = known_capabilities();
       for (const auto& [name, item] : *needs) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {
-          ctx.error(item, "`" + name + "` is not an adapter capability (see ssec::known_capabilities)");
+          ctx.error(item, "`" + name + "` is not an adapter capability (see tools/docs/adapter-protocol.md)");
         }
         c.needs.push_back(name);
       }
@@ -624,11 +623,11 @@ tag_list load_tags_from_text(std::string_view text, std::string_view display, st
 
 tag_list load_tags(const std::filesystem::path& path, std::string_view display, std::vector<load_error>& errors) {
   auto text = ssec::read_all(path.string());
-  if (auto* bad = std::get_if<ssec::read_error>(&text)) {
-    errors.push_back(load_error{std::string(display), 0, 0, bad->message});
+  if (!text) {
+    errors.push_back(load_error{std::string(display), 0, 0, text.error().to_string()});
     return {};
   }
-  return load_tags_from_text(std::get<std::string>(text), display, errors);
+  return load_tags_from_text(text.value(), display, errors);
 }
 
 load_result load_cases_from_text(std::string_view text, std::string_view display, std::string_view topic,
@@ -671,12 +670,12 @@ load_result load_cases_from_text(std::string_view text, std::string_view display
 
 load_result load_case_file(const std::filesystem::path& path, std::string_view display, const tag_list& tags) {
   auto text = ssec::read_all(path.string());
-  if (auto* bad = std::get_if<ssec::read_error>(&text)) {
+  if (!text) {
     load_result out;
-    out.errors.push_back(load_error{std::string(display), 0, 0, bad->message});
+    out.errors.push_back(load_error{std::string(display), 0, 0, text.error().to_string()});
     return out;
   }
-  return load_cases_from_text(std::get<std::string>(text), display, path.stem().string(), tags);
+  return load_cases_from_text(text.value(), display, path.stem().string(), tags);
 }
 
 load_result load_case_tree(const std::filesystem::path& root, std::string_view display_root, const tag_list& tags) {

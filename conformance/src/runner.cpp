@@ -6,20 +6,9 @@
 #include <memory>
 
 #include "sse/chunking.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::conformance {
-namespace {
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (const char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001B3ULL;
-  }
-  return h;
-}
-
-}  // namespace
 
 std::string chunking::name() const {
   switch (how) {

@@ -88,8 +88,8 @@ const std::set<std::string> pending_anchors{};
 
 TEST(case_files, cited_decisions_exist) {
   const auto text = ssec::read_all((source_dir / "spec/DECISIONS.md").string());
-  if (!std::holds_alternative<std::string>(text)) GTEST_SKIP() << "spec/DECISIONS.md is not written yet";
-  const auto anchors = decision_anchors(std::get<std::string>(text));
+  if (!text) GTEST_SKIP() << "spec/DECISIONS.md is not written yet";
+  const auto anchors = decision_anchors(text.value());
   for (const auto& pending : pending_anchors) {
     EXPECT_FALSE(anchors.count(pending)) << "spec/DECISIONS.md#" << pending
                                          << " exists now: remove it from pending_anchors in " << __FILE__;
@@ -109,9 +109,9 @@ TEST(case_files, cited_decisions_exist) {
 // a case with a reserved id must cite the decision that reserved it.
 TEST(case_files, reserved_ids_cite_their_decision) {
   const auto text = ssec::read_all((source_dir / "spec/DECISIONS.md").string());
-  if (!std::holds_alternative<std::string>(text)) GTEST_SKIP() << "spec/DECISIONS.md is not written yet";
+  if (!text) GTEST_SKIP() << "spec/DECISIONS.md is not written yet";
   std::map<std::string, std::string> reserved;  // id -> anchor
-  std::istringstream lines(std::get<std::string>(text));
+  std::istringstream lines(text.value());
   std::string line;
   std::string anchor;
   while (std::getline(lines, line)) {

@@ -104,17 +104,17 @@ long peak_rss_kb() {
 
 // Reads a file in one exactly sized allocation, so the reported peak RSS is
 // the input plus what the parser holds, not a growing string's spare copy.
-std::variant<std::string, read_error> read_exact(const std::string& path) {
+result<std::string> read_exact(const std::string& path) {
   if (path == "-") return read_all(path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return read_error{path + ": " + std::strerror(errno)};
+  if (!file) return error{std::strerror(errno), path};
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return read_error{path + ": " + ec.message()};
+  if (ec) return error{ec.message(), path};
   std::string out(static_cast<std::size_t>(size), '\0');
   const std::size_t got = std::fread(out.data(), 1, out.size(), file.get());
   if (got != out.size()) {
-    return read_error{path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes"};
+    return error{"read " + std::to_string(got) + " of " + std::to_string(size) + " bytes", path};
   }
   return out;
 }
@@ -143,11 +143,11 @@ int run_bench(const bench_options& opt) {
     dialect.emplace(*spec);
   }
   auto input = read_exact(opt.path);
-  if (auto* err = std::get_if<read_error>(&input)) {
-    std::cerr << "sse-conform bench: " << err->message << '\n';
+  if (!input) {
+    std::cerr << "sse-conform bench: " << input.error().to_string() << '\n';
     return exit_usage;
   }
-  const std::string& stream = std::get<std::string>(input);
+  const std::string& stream = input.value();
   const long rss_after_load_kb = peak_rss_kb();
 
   std::vector<run_result> runs;

@@ -218,11 +218,11 @@ int run_check(check_cli o) {
   }
   if (!o.data_file.empty()) {
     auto body = read_all(o.data_file);
-    if (auto* err = std::get_if<read_error>(&body)) {
-      std::cerr << "sse-conform check: " << err->message << '\n';
+    if (!body) {
+      std::cerr << "sse-conform check: " << body.error().to_string() << '\n';
       return exit_usage;
     }
-    o.data = std::get<std::string>(body);
+    o.data = std::move(body).value();
   }
 
   live::capture cap;
@@ -243,11 +243,11 @@ int run_check(check_cli o) {
     cap.source = shown_url;
   } else if (!o.file.empty()) {
     auto text = read_all(o.file);
-    if (auto* err = std::get_if<read_error>(&text)) {
-      std::cerr << "sse-conform check: " << err->message << '\n';
+    if (!text) {
+      std::cerr << "sse-conform check: " << text.error().to_string() << '\n';
       return exit_usage;
     }
-    std::string& bytes = std::get<std::string>(text);
+    std::string& bytes = text.value();
     if (live::looks_like_capture(bytes)) {
       auto read = live::read_capture(bytes);
       if (auto* err = std::get_if<live::capture_error>(&read)) {

@@ -90,11 +90,11 @@ int run_parse(const parse_options& opt) {
   }
 
   auto input = read_all(opt.path);
-  if (auto* err = std::get_if<read_error>(&input)) {
-    std::cerr << "sse-conform parse: " << err->message << '\n';
+  if (!input) {
+    std::cerr << "sse-conform parse: " << input.error().to_string() << '\n';
     return exit_usage;
   }
-  const std::string& stream = std::get<std::string>(input);
+  const std::string& stream = input.value();
   const auto chunks = opt.split_seed ? sse::chunking::random(stream, *opt.split_seed) : sse::chunking::fixed(stream, opt.chunk);
   for (const std::string_view chunk : chunks) {
     const auto r = parser.feed(chunk);

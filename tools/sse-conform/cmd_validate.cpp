@@ -65,11 +65,11 @@ int run_validate(const validate_options& opt) {
     return exit_usage;
   }
   auto input = read_all(opt.path);
-  if (auto* err = std::get_if<read_error>(&input)) {
-    std::cerr << "sse-conform validate: " << err->message << '\n';
+  if (!input) {
+    std::cerr << "sse-conform validate: " << input.error().to_string() << '\n';
     return exit_usage;
   }
-  const auto report = sse::dialect::validate_stream(*d, std::get<std::string>(input), opt.limits, opt.content_type);
+  const auto report = sse::dialect::validate_stream(*d, input.value(), opt.limits, opt.content_type);
   if (opt.json) print_json(report);
   else print_text(opt.path == "-" ? "<stdin>" : opt.path, report);
   return report.conforming() ? exit_ok : exit_failure;

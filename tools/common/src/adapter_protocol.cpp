@@ -5,18 +5,6 @@
 
 namespace ssec {
 
-const std::vector<std::string>& known_capabilities() {
-  static const std::vector<std::string> names{
-      "bom",             // strips one leading U+FEFF
-      "cr",              // a lone CR ends a line
-      "retry",           // reports the reconnection time
-      "utf8-repair",     // replaces invalid UTF-8 with U+FFFD
-      "last-event-id",   // reports lastEventId on events
-      "nul",             // passes U+0000 through in data
-  };
-  return names;
-}
-
 std::optional<parse_request> parse_request_from_json(const nlohmann::json& j, std::string* why) {
   const auto fail = [&](std::string reason) -> std::optional<parse_request> {
     if (why) *why = std::move(reason);

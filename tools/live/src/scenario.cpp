@@ -320,8 +320,8 @@ void load_request(yaml_context& ctx, const YAML::Node& n, const request_fields& 
     const auto& node = e->at("body_file").second;
     if (const auto file = text_value(ctx, node, "body_file")) {
       auto bytes = read_all((base_dir / *file).string());
-      if (auto* err = std::get_if<read_error>(&bytes)) ctx.error(node, "`body_file`: " + err->message);
-      else q.body = std::move(std::get<std::string>(bytes));
+      if (!bytes) ctx.error(node, "`body_file`: " + bytes.error().to_string());
+      else q.body = std::move(bytes).value();
     }
   }
   if (q.spec != nullptr || q.dialect == "wire") {
@@ -407,13 +407,13 @@ scenario_load_result load_scenario_text(std::string_view text, std::string_view 
 
 scenario_load_result load_scenario_file(const std::filesystem::path& path, std::string_view display) {
   auto text = read_all(path.string());
-  if (auto* err = std::get_if<read_error>(&text)) {
+  if (!text) {
     scenario_load_result r;
     r.file.display = std::string(display);
-    r.errors.push_back(load_error{std::string(display), 0, 0, err->message});
+    r.errors.push_back(load_error{std::string(display), 0, 0, text.error().to_string()});
     return r;
   }
-  return load_scenario_text(std::get<std::string>(text), display, path.parent_path());
+  return load_scenario_text(text.value(), display, path.parent_path());
 }
 
 // --- expectations --------------------------------------------------------------

@@ -78,7 +78,12 @@ struct test_case {
   sse::limits reference_limits() const { return limits.value_or(sse::limits{}); }
 };
 
-/// The adapter capabilities (ssec::known_capabilities) an implementation
+/// Capability names of adapter protocol version 1 (tools/docs/adapter-protocol.md).
+/// An adapter lists those it has; cases that need one it lacks are skipped
+/// with the reason. The reference has every one.
+const std::vector<std::string>& known_capabilities();
+
+/// The adapter capabilities (known_capabilities()) an implementation
 /// needs to be held to this case: `needs` plus what the case itself shows:
 /// "bom" when the input starts with EF BB BF, "cr" when it holds a CR not
 /// followed by LF, "nul" when it holds a 00 byte, "utf8-repair" when it is

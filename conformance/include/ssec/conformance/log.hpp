@@ -16,6 +16,7 @@
 #include "sse/errc.hpp"
 #include "sse/event.hpp"
 #include "sse/recording.hpp"
+#include "ssec/escape.hpp"
 
 namespace ssec::conformance {
 
@@ -88,11 +89,8 @@ struct log_syntax_error {
 /// `last_id` (the last line). `rejected` is not accepted: it is not written.
 std::variant<parsed_log, log_syntax_error> parse_log(std::string_view text);
 
-/// A string value in log syntax: double-quoted, printable ASCII as is, `\"`
-/// `\\` `\n` `\r` `\t` `\0`, other code points as `\uXXXX` / `\UXXXXXXXX`,
-/// bytes that are not UTF-8 as `\xNN` (display only: the parser rejects
-/// them), and long repetitions as `"ab"*1000` pieces joined by ` + `.
-std::string quote(std::string_view value);
+/// A string value in log syntax (ssec/escape.hpp, the one escaper).
+using ssec::quote;
 
 /// One line in canonical form (what parse_log reads back to the same value).
 std::string format_line(const log_line& line);

@@ -9,16 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ssec/conformance/case.hpp"
+
 namespace ssec {
 
 inline constexpr int adapter_protocol_version = 1;
 
-/// Capability names of protocol version 1. An adapter lists those it has;
-/// cases that need one it lacks are skipped with the reason.
-const std::vector<std::string>& known_capabilities();
-
 /// The reference has every capability.
-inline const std::vector<std::string>& reference_capabilities() { return known_capabilities(); }
+inline const std::vector<std::string>& reference_capabilities() { return conformance::known_capabilities(); }
 
 /// {"op":"parse","id":...,"layer":...,"chunks":[base64...]}, decoded.
 struct parse_request {

@@ -8,12 +8,12 @@
 
 namespace ssec {
 
-std::variant<std::string, read_error> read_all(const std::string& path) {
+result<std::string> read_all(const std::string& path) {
   const bool from_stdin = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(from_stdin ? stdin : std::fopen(path.c_str(), "rb"),
                                                         from_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
   const std::string name = from_stdin ? std::string("<stdin>") : path;
-  if (!file) return read_error{name + ": " + std::strerror(errno)};
+  if (!file) return error{std::strerror(errno), name};
   std::string out;
   char buf[1 << 16];
   for (;;) {
@@ -21,7 +21,7 @@ std::variant<std::string, read_error> read_all(const std::string& path) {
     out.append(buf, n);
     if (n < sizeof buf) break;
   }
-  if (std::ferror(file.get())) return read_error{name + ": read error: " + std::strerror(errno)};
+  if (std::ferror(file.get())) return error{std::string("read error: ") + std::strerror(errno), name};
   return out;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Small text helpers shared by the loader and the log (private to the
-// library). UTF-8 validity itself is decided by sse::utf8, the parser's one
-// definition.
+// Small text helpers every layer above the parser shares: UTF-8 sequences,
+// repetition, joining, hashing. UTF-8 validity itself is decided by
+// sse::utf8, the parser's one definition.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@
 
 #include "sse/utf8.hpp"
 
-namespace ssec::conformance {
+namespace ssec {
 
 /// Length of the well-formed UTF-8 sequence starting at s[i], or 0 when the
 /// bytes there are not one.
@@ -69,4 +69,28 @@ inline void append_repeated(std::string& out, std::string_view piece, std::uint6
   }
 }
 
-}  // namespace ssec::conformance
+/// The items separated by `separator` ("a, b, c").
+template <class Range>
+std::string join(const Range& items, std::string_view separator = ", ") {
+  std::string out;
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += separator;
+    first = false;
+    out += std::string_view(item);
+  }
+  return out;
+}
+
+/// 64-bit FNV-1a of the bytes: stable across runs, platforms and versions,
+/// so ids and seeds derived from it never change (generated case ids do).
+constexpr std::uint64_t fnv1a(std::string_view text) noexcept {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001B3ULL;
+  }
+  return h;
+}
+
+}  // namespace ssec

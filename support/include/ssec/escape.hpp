@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The one byte escaper: bytes as a string value of the case log syntax
+// (conformance/README.md, "The event log"). Everything that shows bytes to a
+// person uses it (the event log, case generation, producer findings, fuzz
+// crash reports, test failures), so what a tool prints pastes into a case.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ssec {
+
+/// The bytes escaped, without quotes: printable ASCII as is; `\"` `\\` `\n`
+/// `\r` `\t` `\0`; other control characters and code points as `\uXXXX` or
+/// `\UXXXXXXXX`; bytes that are not UTF-8 as `\xNN` (display only: the log
+/// parser rejects them, a case carries such bytes as a `hex:` chunk).
+std::string escape(std::string_view bytes);
+
+/// A string value in log syntax: escape() in double quotes, with long
+/// repetitions written as `"ab"*1000` pieces joined by ` + `.
+std::string quote(std::string_view bytes);
+
+/// quote(), cut to `max_chars` characters with " ... (N more characters)"
+/// after it, for messages about values of any size.
+std::string quote_clipped(std::string_view bytes, std::size_t max_chars);
+
+}  // namespace ssec

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/escape.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace std::string_literals;
+
+TEST(escape, keeps_printable_ascii_and_names_line_breaks) {
+  EXPECT_EQ(ssec::escape("data: a"), "data: a");
+  EXPECT_EQ(ssec::escape("a\r\n\tb\\\"c"), "a\\r\\n\\tb\\\\\\\"c");
+  EXPECT_EQ(ssec::escape("\0"s), "\\0");
+}
+
+TEST(escape, writes_other_controls_and_code_points_as_unicode_escapes) {
+  EXPECT_EQ(ssec::escape("\x1B"), "\\u001B");  // never a decimal value after \x
+  EXPECT_EQ(ssec::escape("\x7F"), "\\u007F");
+  EXPECT_EQ(ssec::escape("\xEF\xBB\xBF"), "\\uFEFF");
+  EXPECT_EQ(ssec::escape("\xF0\x9F\x98\x80"), "\\U0001F600");
+}
+
+TEST(escape, writes_bytes_that_are_not_utf8_as_hex) {
+  EXPECT_EQ(ssec::escape("\xFF"), "\\xFF");
+  EXPECT_EQ(ssec::escape("a\xE2\x82"), "a\\xE2\\x82");  // a sequence cut short
+}
+
+TEST(quote, wraps_in_double_quotes_and_folds_long_runs) {
+  EXPECT_EQ(ssec::quote(""), "\"\"");
+  EXPECT_EQ(ssec::quote("x"), "\"x\"");
+  EXPECT_EQ(ssec::quote(std::string(100, 'a')), "\"a\"*100");
+  EXPECT_EQ(ssec::quote("data: " + std::string(100, 'a') + "\n"), "\"data: \" + \"a\"*100 + \"\\n\"");
+}
+
+TEST(quote_clipped, says_how_much_it_left_out) {
+  EXPECT_EQ(ssec::quote_clipped("abc", 10), "\"abc\"");
+  EXPECT_EQ(ssec::quote_clipped("abcdefghij", 4), "\"abc ... (8 more characters)");
+}
+
+}  // namespace
