@@ -48,8 +48,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const sse::recording whole = sse::record_parse(stream, lim);
   const sse::recording chunked = parse_in_owned_chunks(chunks, lim);
-  SSEC_FUZZ_CHECK(whole == chunked, ssec::fuzz::first_difference(whole, chunked));
+  SSEC_FUZZ_CHECK(whole == chunked,
+                  ssec::fuzz::first_difference(whole, chunked) + "\nas a case:\n" + ssec::fuzz::as_case(chunks, whole));
   const sse::recording bytewise = parse_in_owned_chunks(sse::chunking::bytes(stream), lim);
-  SSEC_FUZZ_CHECK(whole == bytewise, ssec::fuzz::first_difference(whole, bytewise));
+  SSEC_FUZZ_CHECK(whole == bytewise,
+                  ssec::fuzz::first_difference(whole, bytewise) + "\nas a case:\n" + ssec::fuzz::as_case({stream}, whole));
   return 0;
 }

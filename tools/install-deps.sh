@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config git zip unzip python3
   clang-14 libclang-rt-14-dev           # libFuzzer and the fuzz preset
+  clang-format-14 clang-tidy-14         # .clang-format, tools/tidy.sh
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
   libcurl4-openssl-dev zlib1g-dev

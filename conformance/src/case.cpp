@@ -5,6 +5,8 @@
 #include <array>
 
 #include "sse/utf8.hpp"
+#include "ssec/escape.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -64,6 +66,30 @@ std::string test_case::test_name() const {
     const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
     if (!keep) ch = '_';
   }
+  return out;
+}
+
+std::vector<std::string> input_items(std::string_view bytes) {
+  std::vector<std::string> out;
+  std::size_t run_start = 0;
+  const auto flush_run = [&](std::size_t end) {
+    if (end > run_start) out.push_back("\"" + ssec::escape(bytes.substr(run_start, end - run_start)) + "\"");
+  };
+  for (std::size_t i = 0; i < bytes.size();) {
+    const std::size_t n = ssec::utf8_sequence_length(bytes, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    // YAML's "\xFF" is U+00FF (two bytes), never the byte: a byte that is
+    // not UTF-8 can only be a hex item.
+    flush_run(i);
+    static constexpr char hex[] = "0123456789ABCDEF";
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    out.push_back(std::string("{hex: \"") + hex[b >> 4] + hex[b & 0xF] + "\"}");
+    run_start = ++i;
+  }
+  flush_run(bytes.size());
   return out;
 }
 

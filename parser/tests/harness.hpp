@@ -24,6 +24,7 @@
 #include "sse/errc.hpp"
 #include "sse/parser.hpp"
 #include "sse/utf8.hpp"
+#include "ssec/escape.hpp"
 
 namespace sse {
 /// GoogleTest prints codes by name ("line_too_long") instead of as bytes.
@@ -33,35 +34,14 @@ inline void PrintTo(diag code, std::ostream* os) { *os << to_string(code); }
 
 namespace sse_test {
 
-/// `s` with every byte outside printable ASCII escaped (\r, \n, \t, \0, \xNN),
-/// so CR, NUL and broken UTF-8 are visible in failure messages.
-inline std::string escape(std::string_view s, std::size_t max_chars = 400) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : s) {
-    if (out.size() >= max_chars) {
-      out += "...(" + std::to_string(s.size()) + " bytes)";
-      break;
-    }
-    const auto b = static_cast<unsigned char>(c);
-    switch (c) {
-      case '\r': out += "\\r"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\0': out += "\\0"; break;
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      default:
-        if (b >= 0x20 && b < 0x7F) {
-          out += c;
-        } else {
-          out += "\\x";
-          out += hex[b >> 4];
-          out += hex[b & 0xF];
-        }
-    }
-  }
-  return out;
+/// `s` escaped in the case log syntax (ssec::escape, without the quotes), so
+/// CR, NUL and broken UTF-8 are visible in failure messages and paste into a
+/// case; cut after `max_bytes` bytes on a character boundary.
+inline std::string escape(std::string_view s, std::size_t max_bytes = 400) {
+  if (s.size() <= max_bytes) return ssec::escape(s);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return ssec::escape(s.substr(0, cut)) + "...(" + std::to_string(s.size()) + " bytes)";
 }
 
 /// A dispatched event as the tests expect it; offset = event_view::offset.

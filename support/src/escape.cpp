@@ -123,12 +123,13 @@ std::string quote(std::string_view value) {
   return out;
 }
 
-std::string quote_clipped(std::string_view value, std::size_t max_chars) {
-  std::string out = quote(value);
-  if (out.size() <= max_chars) return out;
-  const std::size_t more = out.size() - max_chars;
-  out.resize(max_chars);
-  return out + " ... (" + std::to_string(more) + " more characters)";
+std::string quote_clipped(std::string_view bytes, std::size_t max_bytes) {
+  if (bytes.size() <= max_bytes) return quote(bytes);
+  // Cut on a character boundary, so the excerpt shows no broken sequence
+  // that the stream does not have.
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(bytes[cut]) & 0xC0) == 0x80) --cut;
+  return quote(bytes.substr(0, cut)) + "... (" + std::to_string(bytes.size() - cut) + " more bytes)";
 }
 
 }  // namespace ssec

@@ -34,7 +34,9 @@ TEST(quote, wraps_in_double_quotes_and_folds_long_runs) {
 
 TEST(quote_clipped, says_how_much_it_left_out) {
   EXPECT_EQ(ssec::quote_clipped("abc", 10), "\"abc\"");
-  EXPECT_EQ(ssec::quote_clipped("abcdefghij", 4), "\"abc ... (8 more characters)");
+  EXPECT_EQ(ssec::quote_clipped("abcdefghij", 4), "\"abcd\"... (6 more bytes)");
+  // Never inside a UTF-8 sequence: "é" is C3 A9.
+  EXPECT_EQ(ssec::quote_clipped("a\xC3\xA9" "b", 2), "\"a\"... (3 more bytes)");
 }
 
 }  // namespace

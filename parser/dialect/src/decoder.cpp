@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The dialect decoder. JSON is parsed with simdjson's DOM on the hot path:
 // nlohmann_json's parse alone is about 4x slower than this whole decoder
-// (parser/dialect/bench/README.md). nlohmann_json holds owned values and
+// (tools/bench/dialect/README.md). nlohmann_json holds owned values and
 // parses the rare numbers simdjson refuses (integers beyond 64 bits).
 #include <algorithm>
 #include <cmath>

@@ -8,39 +8,15 @@
 #include <unordered_set>
 
 #include "sse/dialect/validator.hpp"
+#include "ssec/escape.hpp"
 
 namespace sse::dialect {
 
 namespace {
 
-// A short, single-line, quoted excerpt of stream text for expected/seen.
-std::string excerpt(std::string_view s, std::size_t max = 60) {
-  std::string out = "'";
-  std::size_t used = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (used >= max) {
-      // Cut on a UTF-8 character boundary.
-      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
-      if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      static constexpr char hex[] = "0123456789ABCDEF";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-    ++used;
-  }
-  return out + "'";
-}
+// A short, single-line excerpt of stream text for expected/seen, in the case
+// log syntax (so it pastes into a case).
+std::string excerpt(std::string_view s, std::size_t max = 60) { return ssec::quote_clipped(s, max); }
 
 std::string describe(const event_view& ev) {
   switch (ev.kind) {

@@ -21,8 +21,9 @@ std::string escape(std::string_view bytes);
 /// repetitions written as `"ab"*1000` pieces joined by ` + `.
 std::string quote(std::string_view bytes);
 
-/// quote(), cut to `max_chars` characters with " ... (N more characters)"
-/// after it, for messages about values of any size.
-std::string quote_clipped(std::string_view bytes, std::size_t max_chars);
+/// quote() of at most the first `max_bytes` bytes (cut back to a UTF-8
+/// character boundary), followed by "... (N more bytes)" when anything was
+/// left out: for messages about values of any size.
+std::string quote_clipped(std::string_view bytes, std::size_t max_bytes);
 
 }  // namespace ssec

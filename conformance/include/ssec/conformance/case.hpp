@@ -78,6 +78,14 @@ struct test_case {
   sse::limits reference_limits() const { return limits.value_or(sse::limits{}); }
 };
 
+/// `bytes` as items of a case's `input:` list (conformance/README.md, "Input"):
+/// each run of UTF-8 a double-quoted string escaped by ssec::escape (which
+/// YAML reads back to the same bytes), each byte that is not UTF-8 a
+/// `{hex: "FF"}` item. Concatenated, the items are `bytes` again; they are
+/// more chunks than one only where a byte is not UTF-8. What a generator or a
+/// fuzz crash report writes, so its output pastes into a case file.
+std::vector<std::string> input_items(std::string_view bytes);
+
 /// Capability names of adapter protocol version 1 (tools/docs/adapter-protocol.md).
 /// An adapter lists those it has; cases that need one it lacks are skipped
 /// with the reason. The reference has every one.

@@ -1,0 +1,2 @@
+// Stand-in for a tool header.
+#pragma once
