@@ -57,7 +57,7 @@ std::size_t one_based(int zero_based) { return zero_based < 0 ? 0 : static_cast<
 bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
 
 std::string name_of(const entry& e, std::string_view what) {
-  return quoted(e.key) + (what.empty() ? std::string() : " of " + std::string(what));
+  return in_backticks(e.key) + (what.empty() ? std::string() : " of " + std::string(what));
 }
 
 std::string in_what(std::string_view what) { return what.empty() ? std::string() : " in " + std::string(what); }
@@ -100,7 +100,7 @@ result<YAML::Node> load_document(const std::string& text, const std::string& fil
   return root;
 }
 
-std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+std::string in_backticks(std::string_view s) { return "`" + std::string(s) + "`"; }
 
 const entry* mapping::find(std::string_view key) const {
   for (const auto& e : entries) {
@@ -152,13 +152,13 @@ std::optional<mapping> reader::read_mapping(const YAML::Node& n, std::string_vie
     }
     std::string key = it->first.Scalar();
     if (const entry* first = out.find(key)) {
-      error(it->first, "duplicate key " + quoted(key) + in_what(what) + " (first at line " +
+      error(it->first, "duplicate key " + in_backticks(key) + in_what(what) + " (first at line " +
                            std::to_string(line(first->key_node)) + ")");
       out.complete = false;
       continue;
     }
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      error(it->first, "unknown key " + quoted(key) + in_what(what) + " (allowed: " + join(allowed) + ")");
+      error(it->first, "unknown key " + in_backticks(key) + in_what(what) + " (allowed: " + join(allowed) + ")");
       out.complete = false;
       continue;
     }
@@ -171,10 +171,16 @@ bool reader::require(const mapping& m, std::string_view what, const std::vector<
   bool ok = true;
   for (const auto key : keys) {
     if (m.has(key)) continue;
-    error(m.node, "missing required key " + quoted(key) + in_what(what));
+    error(m.node, "missing required key " + in_backticks(key) + in_what(what));
     ok = false;
   }
   return ok;
+}
+
+const entry* reader::field(const mapping& m, std::string_view key, std::string_view what, bool required) {
+  const entry* e = m.find(key);
+  if (e == nullptr && required) require(m, what, {key});
+  return e;
 }
 
 std::optional<std::string> reader::text_at(const entry& e, const std::string& name, bool may_be_empty) {

@@ -28,7 +28,7 @@ namespace ssec::yaml {
 result<YAML::Node> load_document(const std::string& text, const std::string& file);
 
 /// `s` quoted as messages quote keys and names: `s`.
-std::string quoted(std::string_view s);
+std::string in_backticks(std::string_view s);
 
 /// One key of a mapping, with its nodes for error positions.
 struct entry {
@@ -96,6 +96,10 @@ class reader {
   /// Reports each of `keys` the mapping lacks ("missing required key `k` in
   /// <what>", at the mapping); true when none is missing.
   bool require(const mapping& m, std::string_view what, const std::vector<std::string_view>& keys);
+
+  /// The entry `key` of `m`, or nullptr; when it is `required`, its absence
+  /// is reported as require() does.
+  const entry* field(const mapping& m, std::string_view key, std::string_view what, bool required);
 
   // Typed values. The entry forms name the value "`key` of <what>" ("`key`"
   // when `what` is empty); the node forms take that name whole.
