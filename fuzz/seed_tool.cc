@@ -51,7 +51,7 @@ std::string read_file(const fs::path& p) {
 }
 
 int write_corpus(const fs::path& source, const fs::path& out) {
-  std::vector<ssec::conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(source / "spec/tags.yaml", "spec/tags.yaml", errors);
   const auto loaded = ssec::conformance::load_case_tree(source / "conformance/cases", "conformance/cases", tags);
   if (!errors.empty() || !loaded.ok()) {
@@ -59,13 +59,13 @@ int write_corpus(const fs::path& source, const fs::path& out) {
     return 1;
   }
   const auto& catalog = sse::dialect::builtin_catalog();
-  if (!catalog) {
+  if (!catalog.ok()) {
     std::fprintf(stderr, "cannot load the catalogs:\n%s\n", catalog.error_text().c_str());
     return 1;
   }
   const auto dialects = sse::dialect::builtin_dialect_names();
   seed_writer seeds(out);
-  for (const auto& c : loaded.cases) {
+  for (const auto& c : loaded.value) {
     if (c.input.size() <= 4096) {
       seeds.add("sse_parse_fuzzer", std::string(1, '\0') + c.input);
       seeds.add("sse_parse_fuzzer", std::string(1, '\1') + c.input);
@@ -154,7 +154,7 @@ std::string_view yaml_key_of(std::string_view line) {
 
 int write_dicts(const fs::path& source, const fs::path& out) {
   const auto& catalog = sse::dialect::builtin_catalog();
-  if (!catalog) {
+  if (!catalog.ok()) {
     std::fprintf(stderr, "cannot load the catalogs:\n%s\n", catalog.error_text().c_str());
     return 1;
   }

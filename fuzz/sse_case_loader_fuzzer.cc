@@ -11,7 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   static const ssec::conformance::tag_list tags = [] {
-    std::vector<ssec::conformance::load_error> errors;
+    std::vector<ssec::error> errors;
     auto t = ssec::conformance::load_tags_from_text("tags:\n  bom: byte order marks\n  line-endings: CR and LF\n",
                                                     "tags.yaml", errors);
     SSEC_FUZZ_CHECK(errors.empty());
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     SSEC_FUZZ_CHECK(!e.message.empty());
     SSEC_FUZZ_CHECK(e.file == "fuzz.yaml", e.to_string());
   }
-  for (const auto& c : result.cases) {
+  for (const auto& c : result.value) {
     SSEC_FUZZ_CHECK(c.id.size() == 4, c.id);
     const std::size_t written = std::accumulate(c.written_chunks.begin(), c.written_chunks.end(), std::size_t{0});
     SSEC_FUZZ_CHECK(c.written_chunks.empty() || written == c.input.size());

@@ -26,9 +26,9 @@ namespace conf = ssec::conformance;
 const std::filesystem::path source_dir = SSEC_SOURCE_DIR;
 
 struct loaded_suite {
-  std::vector<conf::load_error> tag_errors;
+  std::vector<ssec::error> tag_errors;
   conf::tag_list tags;
-  conf::load_result result;
+  ssec::load_result<std::vector<conf::test_case>> result;
 };
 
 // Loaded once per process, on first use (gtest asks for the instances while
@@ -51,7 +51,7 @@ TEST(case_files, load_without_errors) {
   for (const auto& e : s.tag_errors) tag_errors += e.to_string() + "\n";
   EXPECT_TRUE(s.tag_errors.empty()) << tag_errors;
   EXPECT_TRUE(s.result.ok()) << s.result.error_text();
-  EXPECT_GE(s.result.cases.size(), 100u) << "the hand-written wire cases went missing";
+  EXPECT_GE(s.result.value.size(), 100u) << "the hand-written wire cases went missing";
 }
 
 // The anchors of spec/DECISIONS.md that the cases cite must exist there:
@@ -94,7 +94,7 @@ TEST(case_files, cited_decisions_exist) {
     EXPECT_FALSE(anchors.count(pending)) << "spec/DECISIONS.md#" << pending
                                          << " exists now: remove it from pending_anchors in " << __FILE__;
   }
-  for (const auto& c : suite().result.cases) {
+  for (const auto& c : suite().result.value) {
     for (const auto& from : c.from) {
       if (!from.starts_with("spec/DECISIONS.md#")) continue;
       const std::string anchor = from.substr(from.find('#') + 1);
@@ -127,7 +127,7 @@ TEST(case_files, reserved_ids_cite_their_decision) {
     }
   }
   EXPECT_FALSE(reserved.empty()) << "no reserved case ids found: has the format of spec/DECISIONS.md changed?";
-  for (const auto& c : suite().result.cases) {
+  for (const auto& c : suite().result.value) {
     const auto r = reserved.find(c.id);
     if (r == reserved.end()) continue;
     const std::string cite = "spec/DECISIONS.md#" + r->second;
@@ -138,7 +138,7 @@ TEST(case_files, reserved_ids_cite_their_decision) {
 }
 
 TEST(case_files, summary_counts_every_case) {
-  const auto& cases = suite().result.cases;
+  const auto& cases = suite().result.value;
   std::ostringstream out;
   conf::print_summary(out, cases, &suite().tags);
   const std::string table = out.str();
@@ -164,7 +164,7 @@ TEST(case_files, summary_counts_every_case) {
 class reference_parser : public testing::TestWithParam<std::size_t> {};
 
 TEST_P(reference_parser, matches_case) {
-  const conf::test_case& c = suite().result.cases[GetParam()];
+  const conf::test_case& c = suite().result.value[GetParam()];
   const auto failure = conf::check_reference(c, conf::chunking_plan{});
   if (failure) ADD_FAILURE_AT(c.where.file.c_str(), static_cast<int>(c.where.line)) << conf::describe(c, *failure);
   // Dialect layers: the reference decoder under the same chunkings, and the producer validator.
@@ -174,14 +174,14 @@ TEST_P(reference_parser, matches_case) {
 }
 
 std::vector<std::size_t> case_indices() {
-  std::vector<std::size_t> out(suite().result.cases.size());
+  std::vector<std::size_t> out(suite().result.value.size());
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = i;
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(conformance, reference_parser, testing::ValuesIn(case_indices()),
                          [](const testing::TestParamInfo<std::size_t>& info) {
-                           return suite().result.cases[info.param].test_name();
+                           return suite().result.value[info.param].test_name();
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(reference_parser);
 

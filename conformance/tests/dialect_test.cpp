@@ -25,8 +25,8 @@ conf::tag_list tags() {
 conf::test_case load_one(const std::string& yaml) {
   const auto r = conf::load_cases_from_text(yaml, "unit.yaml", "unit", tags());
   EXPECT_TRUE(r.ok()) << r.error_text();
-  EXPECT_EQ(r.cases.size(), 1u);
-  return r.cases.empty() ? conf::test_case{} : r.cases.front();
+  EXPECT_EQ(r.value.size(), 1u);
+  return r.value.empty() ? conf::test_case{} : r.value.front();
 }
 
 // A chat usage frame: the catalog's defaults (0) fill the missing counts.
@@ -82,7 +82,7 @@ TEST(dialect_runner, reports_findings_that_differ) {
 
 TEST(generator, is_deterministic_and_ids_avoid_reserved_ones) {
   const auto& cat = sse::dialect::builtin_catalog();
-  ASSERT_TRUE(cat) << cat.error_text();
+  ASSERT_TRUE(cat.ok()) << cat.error_text();
   const auto a = conf::generate_cases(*cat.value, {});
   const auto b = conf::generate_cases(*cat.value, {});
   ASSERT_EQ(a.size(), b.size());
@@ -97,7 +97,7 @@ TEST(generator, is_deterministic_and_ids_avoid_reserved_ones) {
 
 TEST(coverage, reports_an_uncovered_event_type) {
   const auto& cat = sse::dialect::builtin_catalog();
-  ASSERT_TRUE(cat) << cat.error_text();
+  ASSERT_TRUE(cat.ok()) << cat.error_text();
   const auto c = load_one(usage_case + R"(  conforming: true
 )");
   const std::vector<conf::test_case> cases{c};

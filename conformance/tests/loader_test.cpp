@@ -20,7 +20,7 @@ conf::tag_list test_tags() {
   return tags;
 }
 
-conf::load_result load(const std::string& text) {
+ssec::load_result<std::vector<conf::test_case>> load(const std::string& text) {
   return conf::load_cases_from_text(text, "cases/t.yaml", "t", test_tags());
 }
 
@@ -44,19 +44,19 @@ std::string replace(std::string text, const std::string& from, const std::string
 }
 
 // Expects exactly one error, at `line`, whose message contains `words`.
-void expect_one_error(const conf::load_result& r, std::size_t line, const std::string& words) {
+void expect_one_error(const ssec::load_result<std::vector<conf::test_case>>& r, std::size_t line, const std::string& words) {
   ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
   EXPECT_EQ(r.errors[0].file, "cases/t.yaml");
   EXPECT_EQ(r.errors[0].line, line) << r.error_text();
   EXPECT_NE(r.errors[0].message.find(words), std::string::npos) << r.error_text();
-  EXPECT_TRUE(r.cases.empty());
+  EXPECT_TRUE(r.value.empty());
 }
 
 TEST(loader, reads_a_valid_case) {
   const auto r = load(valid);
   ASSERT_TRUE(r.ok()) << r.error_text();
-  ASSERT_EQ(r.cases.size(), 1u);
-  const auto& c = r.cases[0];
+  ASSERT_EQ(r.value.size(), 1u);
+  const auto& c = r.value[0];
   EXPECT_EQ(c.id, "K7P2");
   EXPECT_EQ(c.name, "CRLF split across chunks ends one line");
   EXPECT_EQ(c.from.size(), 1u);
@@ -77,26 +77,26 @@ TEST(loader, reads_hex_base64_and_repeat_chunks) {
                       "input: [{hex: \"EF BB bf\"}, {base64: \"ZGF0YTog\"}, {repeat: \"ab\", times: 3}, \"\\0\\uFEFF\\U0001F600\\x7F\"]");
   const auto r = load(text);
   ASSERT_TRUE(r.ok()) << r.error_text();
-  EXPECT_EQ(r.cases[0].input, std::string("\xEF\xBB\xBF" "data: ababab") + std::string(1, '\0') +
+  EXPECT_EQ(r.value[0].input, std::string("\xEF\xBB\xBF" "data: ababab") + std::string(1, '\0') +
                                   "\xEF\xBB\xBF\xF0\x9F\x98\x80\x7F");
-  EXPECT_EQ(r.cases[0].written_chunks, (std::vector<std::size_t>{3, 6, 6, 9}));
+  EXPECT_EQ(r.value[0].written_chunks, (std::vector<std::size_t>{3, 6, 6, 9}));
 }
 
 TEST(loader, finds_chunk_quotes_after_non_ascii_text) {
   // The double-quote check reads the file at yaml-cpp's byte positions.
   const auto r = load(replace(valid, "  name: CRLF", "  note: \"h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80\"\n  name: CRLF"));
   ASSERT_TRUE(r.ok()) << r.error_text();
-  EXPECT_EQ(r.cases[0].note, "h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80");
+  EXPECT_EQ(r.value[0].note, "h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80");
 }
 
 TEST(loader, reads_input_hex_and_input_base64) {
   auto hex = load(replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]", "input_hex: [\"64 61\", \"3A0a\"]"));
   ASSERT_TRUE(hex.ok()) << hex.error_text();
-  EXPECT_EQ(hex.cases[0].input, "da:\n");
-  EXPECT_EQ(hex.cases[0].written_chunks, (std::vector<std::size_t>{2, 2}));
+  EXPECT_EQ(hex.value[0].input, "da:\n");
+  EXPECT_EQ(hex.value[0].written_chunks, (std::vector<std::size_t>{2, 2}));
   auto b64 = load(replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]", "input_base64: \"/w==\""));
   ASSERT_TRUE(b64.ok()) << b64.error_text();
-  EXPECT_EQ(b64.cases[0].input, "\xFF");
+  EXPECT_EQ(b64.value[0].input, "\xFF");
 }
 
 TEST(loader, rejects_an_unknown_key) {
@@ -122,7 +122,7 @@ TEST(loader, rejects_a_duplicate_id_in_a_file) {
   ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
   EXPECT_EQ(r.errors[0].line, 10u);
   EXPECT_NE(r.errors[0].message.find("duplicate id `K7P2` (first at line 1)"), std::string::npos);
-  EXPECT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.value.size(), 1u);
 }
 
 TEST(loader, rejects_a_duplicate_id_across_files) {
@@ -135,8 +135,8 @@ TEST(loader, rejects_a_duplicate_id_across_files) {
   std::filesystem::remove_all(dir);
   ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
   EXPECT_EQ(r.errors[0].to_string(), "cases/sub/b.yaml:1: duplicate id `K7P2` (first at cases/a.yaml:1)");
-  ASSERT_EQ(r.cases.size(), 1u);
-  EXPECT_EQ(r.cases[0].topic, "a");
+  ASSERT_EQ(r.value.size(), 1u);
+  EXPECT_EQ(r.value[0].topic, "a");
 }
 
 TEST(loader, rejects_a_missing_directory) {
@@ -161,7 +161,7 @@ TEST(loader, rejects_malformed_yaml) {
 TEST(loader, rejects_files_that_are_not_a_list_of_cases) {
   expect_one_error(load(""), 1, "one YAML document");
   expect_one_error(load("id: K7P2\n"), 1, "one YAML document");
-  expect_one_error(load(valid + "---\n" + valid), 10, "a second one starts here");  // the `---` line
+  expect_one_error(load(valid + "---\n" + valid), 10, "a second YAML document starts here");  // the `---` line
   expect_one_error(load("- just text\n"), 1, "must be a map");
   expect_one_error(load("\xEF\xBB\xBF" + valid), 1, "byte order mark");
 }
@@ -173,7 +173,7 @@ TEST(loader, rejects_files_that_are_not_a_list_of_cases) {
 TEST(loader, stray_content_after_the_cases_is_an_error_not_an_endless_loop) {
   const auto r = load(valid + ",\n");
   ASSERT_FALSE(r.errors.empty());
-  EXPECT_TRUE(r.cases.empty());
+  EXPECT_TRUE(r.value.empty());
   EXPECT_EQ(r.errors[0].line, 10u) << r.error_text();
 }
 
@@ -233,7 +233,7 @@ TEST(loader, ties_impl_verdicts_to_decisions_and_limits) {
   EXPECT_TRUE(load(impl_ok).ok()) << load(impl_ok).error_text();
   EXPECT_TRUE(load(impl_ok + "  limits: {max_line: 16}\n").ok());
   expect_one_error(load(valid + "  limits: {max_line: 16}\n"), 10, "verdict must be impl");
-  expect_one_error(load(impl_ok + "  limits: {max_lines: 16}\n"), 10, "unknown limit `max_lines`");
+  expect_one_error(load(impl_ok + "  limits: {max_lines: 16}\n"), 10, "unknown key `max_lines` in `limits`");
   expect_one_error(load(impl_ok + "  limits: {max_line: 0}\n"), 10, "positive integer");
   expect_one_error(load(valid + "    error line_too_long off=3\n"), 8, "verdict must be impl");
   expect_one_error(load(impl_ok + "    error paused off=3\n"), 10, "not a fatal parser error");
@@ -249,8 +249,8 @@ TEST(loader, checks_dialect_fields_by_layer) {
   expect_one_error(load(chat + "  conforming: true\n  findings: [X-1]\n"), 10, "contradict");
   const auto r = load(chat + "  dialect_events: |\n    {\"type\": \"content\", \"text\": \"Hi\"}\n\n    {\"type\": \"done\"}\n");
   ASSERT_TRUE(r.ok()) << r.error_text();
-  ASSERT_EQ(r.cases[0].dialect_events.size(), 2u);
-  EXPECT_EQ(r.cases[0].dialect_events[1]["type"], "done");
+  ASSERT_EQ(r.value[0].dialect_events.size(), 2u);
+  EXPECT_EQ(r.value[0].dialect_events[1]["type"], "done");
   expect_one_error(load(chat + "  dialect_events: |\n    {\"type\": \"content\"}\n    [1]\n"), 12, "one JSON object");
 }
 
@@ -266,11 +266,11 @@ TEST(loader, collects_every_error_of_a_file) {
   ASSERT_EQ(r.errors.size(), 2u) << r.error_text();
   EXPECT_EQ(r.errors[0].line, 1u);
   EXPECT_EQ(r.errors[1].line, 13u);
-  EXPECT_TRUE(r.cases.empty());
+  EXPECT_TRUE(r.value.empty());
 }
 
 TEST(tags, loads_the_closed_list) {
-  std::vector<conf::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conf::load_tags_from_text("tags:\n  bom: \"A BOM.\"\n  line-endings: Line ends.\n", "tags.yaml", errors);
   EXPECT_TRUE(errors.empty());
   EXPECT_TRUE(tags.contains("bom"));
@@ -279,10 +279,10 @@ TEST(tags, loads_the_closed_list) {
 }
 
 TEST(tags, rejects_duplicates_bad_names_and_bad_shapes) {
-  std::vector<conf::load_error> errors;
+  std::vector<ssec::error> errors;
   conf::load_tags_from_text("tags:\n  bom: a\n  bom: b\n  Bad_Name: c\n  empty: \"\"\n", "tags.yaml", errors);
   ASSERT_EQ(errors.size(), 3u);
-  EXPECT_EQ(errors[0].to_string(), "tags.yaml:3:3: duplicate tag `bom`");
+  EXPECT_EQ(errors[0].to_string(), "tags.yaml:3:3: duplicate key `bom` in `tags` (first at line 2)");
   EXPECT_EQ(errors[1].line, 4u);
   EXPECT_EQ(errors[2].line, 5u);
   errors.clear();

@@ -36,12 +36,12 @@ int run_cases(const cases_options& opt) {
     std::cerr << "--chunkings: " << why << "\n";
     return exit_usage;
   }
-  std::vector<conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
   const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
   for (const auto& e : errors) std::cerr << e.to_string() << "\n";
   if (!loaded.ok()) std::cerr << loaded.error_text();
-  if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.cases, &tags);
+  if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.value, &tags);
   if (!opt.check) return errors.empty() && loaded.ok() ? exit_ok : exit_usage;
 
   struct counts {
@@ -50,7 +50,7 @@ int run_cases(const cases_options& opt) {
   std::map<conformance::layer, counts> per_layer;
   std::size_t shown = 0;
   const auto start = std::chrono::steady_clock::now();
-  for (const auto& c : loaded.cases) {
+  for (const auto& c : loaded.value) {
     auto& n = per_layer[c.layer];
     ++n.total;
     std::string failure;

@@ -135,13 +135,13 @@ int run_scenario(const check_cli& o) {
   so.chunking_seeds = o.chunking_seeds;
   so.heartbeat_s = o.heartbeat_s;
   so.resume = o.resume;
-  const auto results = live::run_scenarios(loaded.file, so);
+  const auto results = live::run_scenarios(loaded.value, so);
   // The check reports come back redacted (names and URLs are shown as
   // written, variables unexpanded), so every output is made from them as is.
   bool wrote = true;
-  if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(loaded.file, results)) + "\n");
-  if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit(loaded.file, results));
-  if (o.json != "-" && o.junit != "-") std::cout << live::to_text(loaded.file, results);
+  if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(loaded.value, results)) + "\n");
+  if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit(loaded.value, results));
+  if (o.json != "-" && o.junit != "-") std::cout << live::to_text(loaded.value, results);
   if (!wrote) {
     std::cerr << "sse-conform check: could not write an output file\n";
     return exit_usage;

@@ -24,7 +24,7 @@ struct coverage_options {
 };
 
 int run_coverage(const coverage_options& opt) {
-  std::vector<conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
   const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
   for (const auto& e : errors) std::cerr << e.to_string() << "\n";
@@ -36,13 +36,13 @@ int run_coverage(const coverage_options& opt) {
   }
   std::sort(paths.begin(), paths.end());
   const auto cat = sse::dialect::load_catalog_files(paths);
-  if (!cat) {
+  if (!cat.ok()) {
     std::cerr << cat.error_text();
     return exit_usage;
   }
-  conformance::print_summary(std::cout, loaded.cases, &tags);
+  conformance::print_summary(std::cout, loaded.value, &tags);
   std::cout << "\n";
-  const auto report = conformance::compute_coverage(*cat.value, loaded.cases);
+  const auto report = conformance::compute_coverage(*cat.value, loaded.value);
   conformance::print_coverage(std::cout, report, opt.max_ids);
   if (!errors.empty() || !loaded.ok()) return exit_usage;
   return report.uncovered() == 0 ? exit_ok : exit_failure;

@@ -94,7 +94,7 @@ int run_generate(const generate_options& opt) {
   const fs::path out(opt.out);
   const fs::path cases = opt.cases.empty() ? out.parent_path() : fs::path(opt.cases);
   const auto loaded = sse::dialect::load_catalog_files(catalog_paths(opt.spec));
-  if (!loaded) {
+  if (!loaded.ok()) {
     std::cerr << loaded.error_text();
     return exit_usage;
   }

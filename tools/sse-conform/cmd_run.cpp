@@ -72,7 +72,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 // The case tree of --cases / --tags (default: the source tree's); nullopt
 // after printing the errors.
-std::optional<conf::load_result> load_cases(const run_args& a) {
+std::optional<ssec::load_result<std::vector<conf::test_case>>> load_cases(const run_args& a) {
   const std::string source = SSEC_DEFAULT_SOURCE_DIR;
   const fs::path cases_dir = a.cases_dir.empty() ? fs::path(source) / "conformance/cases" : fs::path(a.cases_dir);
   const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
@@ -81,9 +81,9 @@ std::optional<conf::load_result> load_cases(const run_args& a) {
     std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
     return std::nullopt;
   }
-  std::vector<conf::load_error> tag_errors;
+  std::vector<ssec::error> tag_errors;
   const conf::tag_list tags = conf::load_tags(tags_file, tags_file.string(), tag_errors);
-  conf::load_result loaded = conf::load_case_tree(cases_dir, cases_display, tags);
+  ssec::load_result<std::vector<conf::test_case>> loaded = conf::load_case_tree(cases_dir, cases_display, tags);
   for (const auto& e : tag_errors) std::cerr << e.to_string() << "\n";
   if (!tag_errors.empty() || !loaded.ok()) {
     std::cerr << loaded.error_text();
@@ -97,7 +97,7 @@ std::optional<conf::load_result> load_cases(const run_args& a) {
 // shape first (reports_from_result_lines), so the matrix reads one shape.
 int run_matrix(const run_args& a) {
   std::vector<nlohmann::json> reports;
-  std::optional<conf::load_result> loaded;
+  std::optional<ssec::load_result<std::vector<conf::test_case>>> loaded;
   for (const auto& file : a.matrix_from) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;
@@ -117,7 +117,7 @@ int run_matrix(const run_args& a) {
     }
     if (!loaded && !(loaded = load_cases(a))) return exit_usage;
     std::string why;
-    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->cases, &why);
+    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->value, &why);
     if (!from_lines) {
       std::cerr << "sse-conform run: " << why << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
       return exit_usage;
@@ -134,14 +134,14 @@ int run(const run_args& a) {
   if (!a.matrix_from.empty()) return run_matrix(a);
   const auto loaded_or = load_cases(a);
   if (!loaded_or) return exit_usage;
-  const conf::load_result& loaded = *loaded_or;
+  const ssec::load_result<std::vector<conf::test_case>>& loaded = *loaded_or;
   for (const auto& l : a.layers) {
     if (!conf::layer_from_string(l)) {
       std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow)\n";
       return exit_usage;
     }
   }
-  const auto selected = h::select_cases(loaded.cases, h::selection{a.layers, a.run, a.skip, a.filter});
+  const auto selected = h::select_cases(loaded.value, h::selection{a.layers, a.run, a.skip, a.filter});
   if (a.list) {
     for (const auto* c : selected) std::cout << h::case_path(*c) << "  " << c->name << "\n";
     return exit_ok;

@@ -28,7 +28,7 @@ struct serve_cli {
 volatile std::sig_atomic_t interrupted = 0;
 
 int run_serve(const serve_cli& o) {
-  std::vector<conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conformance::load_tags(o.tags, o.tags, errors);
   if (!errors.empty()) {
     for (const auto& e : errors) std::cerr << e.to_string() << '\n';
@@ -50,8 +50,8 @@ int run_serve(const serve_cli& o) {
     const auto slash = path.find_last_of('/');
     streams.push_back({slash == std::string::npos ? path : path.substr(slash + 1), std::move(bytes), {}});
   }
-  const std::size_t count = loaded.cases.size();
-  live::case_server server(std::move(loaded.cases), std::move(streams), o.bind, o.port);
+  const std::size_t count = loaded.value.size();
+  live::case_server server(std::move(loaded.value), std::move(streams), o.bind, o.port);
   if (!server.ok()) {
     std::cerr << "sse-conform serve: " << server.error() << '\n';
     return exit_usage;

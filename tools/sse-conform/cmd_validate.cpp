@@ -52,10 +52,10 @@ void print_json(const sse::dialect::validation_report& r) {
 
 int run_validate(const validate_options& opt) {
   // The built-in catalogs, unless others are named.
-  sse::dialect::load_result custom;
+  ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> custom;
   if (!opt.catalogs.empty()) custom = sse::dialect::load_catalog_files(opt.catalogs);
-  const sse::dialect::load_result& loaded = opt.catalogs.empty() ? sse::dialect::builtin_catalog() : custom;
-  if (!loaded) {
+  const auto& loaded = opt.catalogs.empty() ? sse::dialect::builtin_catalog() : custom;
+  if (!loaded.ok()) {
     std::cerr << loaded.error_text();
     return exit_usage;
   }

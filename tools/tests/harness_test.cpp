@@ -142,19 +142,19 @@ class harness : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("ssec_harness_test_" + std::to_string(::getpid()));
     fs::create_directories(dir_ / "cases");
     std::ofstream(dir_ / "cases" / "basics.yaml") << basics_yaml;
-    std::vector<conf::load_error> errors;
+    std::vector<ssec::error> errors;
     const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
     ASSERT_TRUE(errors.empty());
-    loaded_ = new conf::load_result(conf::load_case_tree(dir_ / "cases", "cases", tags));
+    loaded_ = new ssec::load_result<std::vector<conf::test_case>>(conf::load_case_tree(dir_ / "cases", "cases", tags));
     ASSERT_TRUE(loaded_->ok()) << loaded_->error_text();
-    ASSERT_EQ(loaded_->cases.size(), 4u);
+    ASSERT_EQ(loaded_->value.size(), 4u);
     fs::create_directories(dir_ / "extra");
     std::ofstream(dir_ / "extra" / "big.yaml") << big_yaml;
     std::ofstream(dir_ / "extra" / "retry.yaml") << retry_yaml;
     std::ofstream(dir_ / "extra" / "utf8.yaml") << utf8_yaml;
-    extra_ = new conf::load_result(conf::load_case_tree(dir_ / "extra", "extra", tags));
+    extra_ = new ssec::load_result<std::vector<conf::test_case>>(conf::load_case_tree(dir_ / "extra", "extra", tags));
     ASSERT_TRUE(extra_->ok()) << extra_->error_text();
-    ASSERT_EQ(extra_->cases.size(), 5u);
+    ASSERT_EQ(extra_->value.size(), 5u);
   }
   static void TearDownTestSuite() {
     delete loaded_;
@@ -166,13 +166,13 @@ class harness : public ::testing::Test {
     o.impl = impl;
     o.plan = *conf::parse_chunking_plan("whole,bytes,random:2", nullptr);
     o.hello_timeout = 5s;
-    return h::run_cases(h::select_cases(loaded_->cases, {}), o);
+    return h::run_cases(h::select_cases(loaded_->value, {}), o);
   }
   static h::run_result run_extra(const std::string& impl, const std::string& chunkings, h::run_options o = {}) {
     o.impl = impl;
     o.plan = *conf::parse_chunking_plan(chunkings, nullptr);
     o.hello_timeout = 5s;
-    return h::run_cases(h::select_cases(extra_->cases, {}), o);
+    return h::run_cases(h::select_cases(extra_->value, {}), o);
   }
   static const h::case_result& find(const h::run_result& r, const std::string& id) {
     for (const auto& c : r.cases) {
@@ -182,8 +182,8 @@ class harness : public ::testing::Test {
   }
 
   static inline fs::path dir_;
-  static inline conf::load_result* loaded_ = nullptr;
-  static inline conf::load_result* extra_ = nullptr;
+  static inline ssec::load_result<std::vector<conf::test_case>>* loaded_ = nullptr;
+  static inline ssec::load_result<std::vector<conf::test_case>>* extra_ = nullptr;
 };
 
 TEST_F(harness, reference_passes_every_case) {
@@ -337,7 +337,7 @@ TEST_F(harness, lone_surrogates_are_differences_not_malformed_answers) {
   ASSERT_TRUE(lone.wire);
   EXPECT_EQ(lone.wire->events.at(0).data, "\xEF\xBF\xBD");
   // The FF-byte case expects U+FFFD: a surrogate shown as U+FFFD must still not match.
-  const auto& ff = *std::find_if(extra_->cases.begin(), extra_->cases.end(), [](const auto& c) { return c.id == "U8F8"; });
+  const auto& ff = *std::find_if(extra_->value.begin(), extra_->value.end(), [](const auto& c) { return c.id == "U8F8"; });
   const auto m = h::compare_answer(ff, lone);
   ASSERT_TRUE(m);
   EXPECT_NE(m->first_difference.find("lone UTF-16 surrogate (\\ud83d at byte 46"), std::string::npos) << m->first_difference;
@@ -392,7 +392,7 @@ TEST_F(harness, an_adapter_without_a_proper_hello_is_a_setup_error) {
   h::run_options o;
   o.hello_timeout = 1s;
   o.impl = broken("silent");
-  const auto r = h::run_cases(h::select_cases(loaded_->cases, {}), o);
+  const auto r = h::run_cases(h::select_cases(loaded_->value, {}), o);
   EXPECT_NE(r.setup_error.find("did not answer hello"), std::string::npos);
   EXPECT_TRUE(r.cases.empty());
   EXPECT_EQ(h::exit_status(r, false), 2);
@@ -720,12 +720,12 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
 
 // The skip rules of --service, on the real tree: dialect layers and limits.
 TEST(harness_units, service_skips_what_the_service_protocol_cannot_express) {
-  std::vector<conf::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
   const auto all = conf::load_case_tree(source_dir / "conformance/cases", "conformance/cases", tags);
   ASSERT_TRUE(all.ok()) << all.error_text();
   std::size_t dialect = 0, limits = 0, retry = 0, runs = 0;
-  for (const auto& c : all.cases) {
+  for (const auto& c : all.value) {
     const std::string why = h::service_skip_reason(c);
     if (c.layer != conf::layer::wire) {
       EXPECT_NE(why.find("wire events only"), std::string::npos) << c.id;
@@ -753,7 +753,7 @@ TEST_F(harness, browser_result_lines_become_run_reports) {
   const auto reports = h::reports_from_result_lines(
       "browser:chromium  basics_A2B3  PASS\nbrowser:chromium  basics_C4D5  FAIL\n# a comment\n\n"
       "browser:chromium basics_E6F7 IMPL_DIFFER\nbrowser:firefox basics_A2B3 TIMEOUT\n",
-      "b.txt", loaded_->cases, &why);
+      "b.txt", loaded_->value, &why);
   ASSERT_TRUE(reports) << why;
   ASSERT_EQ(reports->size(), 2u);
   const auto& chromium = (*reports)[0];
@@ -769,37 +769,37 @@ TEST_F(harness, browser_result_lines_become_run_reports) {
   EXPECT_EQ((*reports)[1]["adapter"]["name"], "firefox");
   EXPECT_EQ((*reports)[1]["cases"][0]["outcome"], "timeout");
 
-  EXPECT_FALSE(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->cases, &why));
+  EXPECT_FALSE(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->value, &why));
   EXPECT_NE(why.find("b.txt:1: expected"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->cases, &why));
+  EXPECT_FALSE(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->value, &why));
   EXPECT_NE(why.find("b.txt:2: no case named `basics_ZZ99`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->cases, &why));
+  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->value, &why));
   EXPECT_NE(why.find("unknown status `GREAT`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->cases, &why));
+  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->value, &why));
   EXPECT_NE(why.find("b.txt:2: `basics_A2B3` is listed twice"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("", "b.txt", loaded_->cases, &why));
+  EXPECT_FALSE(h::reports_from_result_lines("", "b.txt", loaded_->value, &why));
 }
 
 // A dialect-layer case in a browser file is graded at the wire level only,
 // and a limits case against limits the browser never had: both are skipped,
 // their status kept in the reason.
 TEST(harness_units, browser_results_of_dialect_and_limits_cases_are_skipped) {
-  std::vector<conf::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
   const auto all = conf::load_case_tree(source_dir / "conformance/cases", "conformance/cases", tags);
   ASSERT_TRUE(all.ok()) << all.error_text();
-  const auto chat = std::find_if(all.cases.begin(), all.cases.end(), [](const auto& c) { return c.layer == conf::layer::chat; });
-  const auto wire = std::find_if(all.cases.begin(), all.cases.end(),
+  const auto chat = std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.layer == conf::layer::chat; });
+  const auto wire = std::find_if(all.value.begin(), all.value.end(),
                                  [](const auto& c) { return c.layer == conf::layer::wire && !c.limits; });
-  const auto limited = std::find_if(all.cases.begin(), all.cases.end(), [](const auto& c) { return c.limits.has_value(); });
-  ASSERT_NE(chat, all.cases.end());
-  ASSERT_NE(wire, all.cases.end());
-  ASSERT_NE(limited, all.cases.end());
+  const auto limited = std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.limits.has_value(); });
+  ASSERT_NE(chat, all.value.end());
+  ASSERT_NE(wire, all.value.end());
+  ASSERT_NE(limited, all.value.end());
   std::string why;
   const auto reports = h::reports_from_result_lines("browser:chromium " + chat->test_name() + " PASS\nbrowser:chromium " +
                                                         wire->test_name() + " PASS\nbrowser:chromium " +
                                                         limited->test_name() + " IMPL_DIFFER\n",
-                                                    "b.txt", all.cases, &why);
+                                                    "b.txt", all.value, &why);
   ASSERT_TRUE(reports) << why;
   for (const auto& c : (*reports)[0]["cases"]) {
     if (c["id"] == h::case_path(*chat)) {

@@ -160,15 +160,4 @@ const rule_spec* catalog::rule(std::string_view id) const noexcept {
   return nullptr;
 }
 
-std::string load_error::to_string() const { return where.to_string() + ": " + message; }
-
-std::string load_result::error_text() const {
-  std::string out;
-  for (const auto& e : errors) {
-    out += e.to_string();
-    out += '\n';
-  }
-  return out;
-}
-
 }  // namespace sse::dialect

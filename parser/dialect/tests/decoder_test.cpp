@@ -20,7 +20,7 @@ using nlohmann::json;
 
 const sse::dialect::catalog& builtin() {
   const auto& loaded = sse::dialect::builtin_catalog();
-  EXPECT_TRUE(loaded) << loaded.error_text();
+  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
   return *loaded.value;
 }
 

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 const sse::dialect::dialect_spec& dialect(std::string_view name) {
   const auto& loaded = sse::dialect::builtin_catalog();
-  EXPECT_TRUE(loaded) << loaded.error_text();
+  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
   const auto* d = loaded.value->dialect(name);
   EXPECT_NE(d, nullptr) << name;
   return *d;

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     stream = s.str();
   }
   const auto& loaded = sse::dialect::builtin_catalog();
-  if (!loaded) {
+  if (!loaded.ok()) {
     std::fputs(loaded.error_text().c_str(), stderr);
     return 1;
   }

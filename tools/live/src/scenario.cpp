@@ -14,97 +14,23 @@
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/input.hpp"
+#include "ssec/yaml_reader.hpp"
 
 namespace ssec::live {
 
 namespace {
 
-using conformance::load_error;
+using ssec::yaml::entry;
+using ssec::yaml::mapping;
+using ssec::yaml::reader;
 
 // --- loading -------------------------------------------------------------------
-
-// Collects one file's errors; marks are 0-based, load_error is 1-based.
-class yaml_context {
- public:
-  yaml_context(std::string_view display, std::vector<load_error>& errors) : display_(display), errors_(&errors) {}
-  void error(const YAML::Mark& m, std::string message) {
-    errors_->push_back(load_error{display_, static_cast<std::size_t>(std::max(m.line, 0)) + 1,
-                                  static_cast<std::size_t>(std::max(m.column, 0)) + 1, std::move(message)});
-  }
-  void error(const YAML::Node& n, std::string message) { error(n.Mark(), std::move(message)); }
-  std::size_t line(const YAML::Node& n) const { return static_cast<std::size_t>(std::max(n.Mark().line, 0)) + 1; }
-  std::size_t count() const { return errors_->size(); }
-
- private:
-  std::string display_;
-  std::vector<load_error>* errors_;
-};
-
-std::string join(const std::vector<std::string_view>& words) {
-  std::string out;
-  for (const auto w : words) out += (out.empty() ? "" : ", ") + std::string(w);
-  return out;
-}
-
-// A mapping's entries by key, checked against the allowed keys: unknown and
-// duplicate keys, and keys that are not plain names, are errors.
-using entries = std::map<std::string, std::pair<YAML::Node, YAML::Node>>;
-std::optional<entries> mapping(yaml_context& ctx, const YAML::Node& n, std::string_view what,
-                               const std::vector<std::string_view>& allowed) {
-  if (!n.IsMap()) {
-    ctx.error(n, std::string(what) + " must be a mapping (key: value lines)");
-    return std::nullopt;
-  }
-  entries out;
-  bool ok = true;
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    if (!it->first.IsScalar()) {
-      ctx.error(it->first, "keys of " + std::string(what) + " must be plain names");
-      ok = false;
-      continue;
-    }
-    const std::string key = it->first.Scalar();
-    if (const auto seen = out.find(key); seen != out.end()) {
-      ctx.error(it->first, "duplicate key `" + key + "` in " + std::string(what) + " (first at line " +
-                               std::to_string(ctx.line(seen->second.first)) + ")");
-      ok = false;
-      continue;
-    }
-    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      ctx.error(it->first, "unknown key `" + key + "` in " + std::string(what) + " (allowed: " + join(allowed) + ")");
-      ok = false;
-      continue;
-    }
-    out.emplace(key, std::make_pair(it->first, it->second));
-  }
-  if (!ok) return std::nullopt;
-  return out;
-}
-
-bool require(yaml_context& ctx, const YAML::Node& map, const entries& e, std::string_view what,
-             std::initializer_list<std::string_view> keys) {
-  bool ok = true;
-  for (const auto k : keys) {
-    if (!e.count(std::string(k))) {
-      ctx.error(map, std::string(what) + " is missing `" + std::string(k) + "`");
-      ok = false;
-    }
-  }
-  return ok;
-}
 
 // A plain scalar (not quoted): how numbers and booleans must be written.
 bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
 
-std::optional<std::string> text_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
-  if (!n.IsScalar()) {
-    ctx.error(n, "`" + std::string(key) + "` must be a string");
-    return std::nullopt;
-  }
-  return n.Scalar();
-}
-
-std::optional<double> seconds_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
+std::optional<double> seconds_value(reader& ctx, const entry& e) {
+  const YAML::Node& n = e.value;
   double v = -1;
   if (plain(n)) {
     const std::string& s = n.Scalar();
@@ -112,35 +38,14 @@ std::optional<double> seconds_value(yaml_context& ctx, const YAML::Node& n, std:
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) v = -1;
   }
   if (v < 0) {
-    ctx.error(n, "`" + std::string(key) + "` must be a number of seconds, 0 or more (unquoted)");
+    ctx.error(e, ssec::yaml::in_backticks(e.key) + " must be a number of seconds, 0 or more (unquoted)");
     return std::nullopt;
   }
   return v;
-}
-
-std::optional<std::uint64_t> count_value(yaml_context& ctx, const YAML::Node& n, std::string_view key, bool positive = false) {
-  std::uint64_t v = 0;
-  bool ok = plain(n);
-  if (ok) {
-    const std::string& s = n.Scalar();
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    ok = !s.empty() && ec == std::errc() && end == s.data() + s.size() && (!positive || v > 0);
-  }
-  if (!ok) {
-    ctx.error(n, "`" + std::string(key) + "` must be a whole number" + (positive ? " above 0" : ", 0 or more") + " (unquoted)");
-    return std::nullopt;
-  }
-  return v;
-}
-
-std::optional<bool> bool_value(yaml_context& ctx, const YAML::Node& n, std::string_view key) {
-  if (plain(n) && (n.Scalar() == "true" || n.Scalar() == "false")) return n.Scalar() == "true";
-  ctx.error(n, "`" + std::string(key) + "` must be true or false");
-  return std::nullopt;
 }
 
 // ${NAME} expansion at load time, so an unset variable names its place.
-std::optional<std::string> expanded(yaml_context& ctx, const YAML::Node& n, const std::string& text,
+std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std::string& text,
                                     std::vector<std::string>& secrets, std::string_view key) {
   std::string missing;
   auto out = expand_env_braced(text, secrets, missing);
@@ -163,45 +68,46 @@ struct request_fields {
   bool resume = false;
 };
 
-bool load_limits(yaml_context& ctx, const YAML::Node& n, scenario_limits& lim) {
-  const auto e = mapping(ctx, n, "`limits`",
-                         {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
-  if (!e) return false;
+bool load_limits(reader& ctx, const YAML::Node& n, scenario_limits& lim) {
+  const auto e = ctx.read_mapping(n, "`limits`",
+                                  {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
+  if (!e || !e->complete) return false;
   const std::size_t before = ctx.count();
-  for (const auto& [key, kv] : *e) {
-    const YAML::Node& v = kv.second;
+  for (const auto& v : e->entries) {
+    const std::string& key = v.key;
     if (key == "timeout_s" || key == "idle_timeout_s" || key == "max_time_s") {
-      if (const auto s = seconds_value(ctx, v, key)) {
+      if (const auto s = seconds_value(ctx, v)) {
         (key == "timeout_s" ? lim.timeout_s : key == "idle_timeout_s" ? lim.idle_timeout_s : lim.max_time_s) = *s;
       }
     } else if (key == "max_bytes") {
-      if (const auto c = count_value(ctx, v, key)) lim.max_bytes = *c;
+      if (const auto c = ctx.unsigned_integer(v, "")) lim.max_bytes = *c;
     } else if (key == "max_events") {
-      if (const auto c = count_value(ctx, v, key)) lim.max_events = static_cast<std::size_t>(*c);
-    } else if (const auto c = count_value(ctx, v, key, true)) {
+      if (const auto c = ctx.unsigned_integer(v, "")) lim.max_events = static_cast<std::size_t>(*c);
+    } else if (const auto c = ctx.unsigned_integer(v, "", 1)) {
       (key == "max_line" ? lim.parser.max_line : lim.parser.max_event_data) = static_cast<std::size_t>(*c);
     }
   }
   return ctx.count() == before;
 }
 
-bool load_headers(yaml_context& ctx, const YAML::Node& n, std::vector<std::string>& secrets,
+bool load_headers(reader& ctx, const YAML::Node& n, std::vector<std::string>& secrets,
                   std::vector<std::pair<std::string, std::string>>& headers) {
-  const auto e = mapping(ctx, n, "`headers`", {});
-  if (!e) return false;
+  const auto e = ctx.read_mapping(n, "`headers`", {});
+  if (!e || !e->complete) return false;
   const std::size_t before = ctx.count();
-  for (const auto& [name, kv] : *e) {
+  for (const auto& header : e->entries) {
+    const std::string& name = header.key;
     if (!is_token(name)) {
-      ctx.error(kv.first, "`" + name + "` is not a valid header name");
+      ctx.error(header.key_node, "`" + name + "` is not a valid header name");
       continue;
     }
-    const auto value = text_value(ctx, kv.second, name);
+    const auto value = ctx.text(header, "", true);
     if (!value) continue;
     if (value->find_first_of("\r\n") != std::string::npos) {
-      ctx.error(kv.second, "the value of header `" + name + "` must be one line");
+      ctx.error(header.value, "the value of header `" + name + "` must be one line");
       continue;
     }
-    auto v = expanded(ctx, kv.second, *value, secrets, name);
+    auto v = expanded(ctx, header.value, *value, secrets, name);
     if (!v) continue;
     const auto lower = [](std::string s) {
       for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -215,35 +121,35 @@ bool load_headers(yaml_context& ctx, const YAML::Node& n, std::vector<std::strin
 }
 
 // dialect, method, headers, limits, resume: shared by defaults and requests.
-void load_common(yaml_context& ctx, const entries& e, std::vector<std::string>& secrets, request_fields& f) {
-  if (const auto it = e.find("dialect"); it != e.end()) {
-    if (const auto d = text_value(ctx, it->second.second, "dialect")) {
+void load_common(reader& ctx, const mapping& e, std::vector<std::string>& secrets, request_fields& f) {
+  if (const entry* it = e.find("dialect")) {
+    if (const auto d = ctx.text(*it, "", true)) {
       if (*d != "wire" && sse::dialect::builtin_dialect(*d) == nullptr) {
         std::string known = "wire";
         for (const auto& n : sse::dialect::builtin_dialect_names()) known += ", " + n;
-        ctx.error(it->second.second, "unknown dialect `" + *d + "` (known: " + known + ")");
+        ctx.error(*it, "unknown dialect `" + *d + "` (known: " + known + ")");
       } else {
         f.dialect = *d;
       }
     }
   }
-  if (const auto it = e.find("method"); it != e.end()) {
-    if (const auto m = text_value(ctx, it->second.second, "method")) {
+  if (const entry* it = e.find("method")) {
+    if (const auto m = ctx.text(*it, "", true)) {
       if (m->empty() || !std::all_of(m->begin(), m->end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
-        ctx.error(it->second.second, "`method` must be an HTTP method in capitals (GET, POST, ...)");
+        ctx.error(*it, "`method` must be an HTTP method in capitals (GET, POST, ...)");
       } else {
         f.method = *m;
       }
     }
   }
-  if (const auto it = e.find("headers"); it != e.end()) load_headers(ctx, it->second.second, secrets, f.headers);
-  if (const auto it = e.find("limits"); it != e.end()) load_limits(ctx, it->second.second, f.limits);
-  if (const auto it = e.find("resume"); it != e.end()) {
-    if (const auto b = bool_value(ctx, it->second.second, "resume")) f.resume = *b;
+  if (const entry* it = e.find("headers")) load_headers(ctx, it->value, secrets, f.headers);
+  if (const entry* it = e.find("limits")) load_limits(ctx, it->value, f.limits);
+  if (const entry* it = e.find("resume")) {
+    if (const auto b = ctx.boolean(*it, "")) f.resume = *b;
   }
 }
 
-std::vector<std::string> type_list(yaml_context& ctx, const YAML::Node& n, std::string_view key,
+std::vector<std::string> type_list(reader& ctx, const YAML::Node& n, std::string_view key,
                                    const sse::dialect::dialect_spec* d, const std::string& dialect) {
   std::vector<std::string> out;
   if (!n.IsSequence()) {
@@ -251,7 +157,7 @@ std::vector<std::string> type_list(yaml_context& ctx, const YAML::Node& n, std::
     return out;
   }
   for (const auto& item : n) {
-    const auto t = text_value(ctx, item, key);
+    const auto t = ctx.text(item, ssec::yaml::in_backticks(key), true);
     if (!t) continue;
     if (t->empty()) {
       ctx.error(item, "an event type in `" + std::string(key) + "` must not be empty");
@@ -269,11 +175,11 @@ std::vector<std::string> type_list(yaml_context& ctx, const YAML::Node& n, std::
   return out;
 }
 
-void load_expect(yaml_context& ctx, const YAML::Node& n, scenario_request& q) {
-  const auto e = mapping(ctx, n, "`expect`", {"sequence", "includes", "excludes"});
-  if (!e) return;
-  for (const auto& [key, kv] : *e) {
-    auto types = type_list(ctx, kv.second, key, q.spec, q.dialect);
+void load_expect(reader& ctx, const YAML::Node& n, scenario_request& q) {
+  const auto e = ctx.read_mapping(n, "`expect`", {"sequence", "includes", "excludes"});
+  if (!e || !e->complete) return;
+  for (const auto& [key, key_node, value] : e->entries) {
+    auto types = type_list(ctx, value, key, q.spec, q.dialect);
     (key == "sequence" ? q.expect.sequence : key == "includes" ? q.expect.includes : q.expect.excludes) = std::move(types);
   }
   for (const auto& t : q.expect.excludes) {
@@ -284,22 +190,22 @@ void load_expect(yaml_context& ctx, const YAML::Node& n, scenario_request& q) {
   }
 }
 
-void load_request(yaml_context& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
+void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
                   std::vector<std::string>& secrets, scenario& s) {
-  const auto e = mapping(ctx, n, "a request",
-                         {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
-  if (!e || !require(ctx, n, *e, "a request", {"name", "url"})) return;
+  const auto e = ctx.read_mapping(n, "a request",
+                                  {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
+  if (!e || !e->complete || !ctx.require(*e, "a request", {"name", "url"})) return;
   const std::size_t before = ctx.count();
   scenario_request q;
   q.line = ctx.line(n);
-  if (const auto name = text_value(ctx, e->at("name").second, "name")) q.name = *name;
-  if (const auto& url = e->at("url").second; const auto written = text_value(ctx, url, "url")) {
+  if (const auto name = ctx.text(*e->find("name"), "", true)) q.name = *name;
+  if (const auto& url = *e->find("url"); const auto written = ctx.text(url, "", true)) {
     q.shown_url = *written;
-    if (auto x = expanded(ctx, url, *written, secrets, "url")) q.url = std::move(*x);
+    if (auto x = expanded(ctx, url.value, *written, secrets, "url")) q.url = std::move(*x);
   }
   request_fields f = defaults;
   load_common(ctx, *e, secrets, f);
-  if (!f.dialect && !e->count("dialect")) {  // a bad dialect was reported already
+  if (!f.dialect && !e->has("dialect")) {  // a bad dialect was reported already
     ctx.error(n, "a request is missing `dialect` (give it here or in `defaults`: wire, chat, code, workflow, agent)");
   } else if (f.dialect) {
     q.dialect = *f.dialect;
@@ -309,35 +215,33 @@ void load_request(yaml_context& ctx, const YAML::Node& n, const request_fields& 
   for (const auto& [k, v] : f.headers) q.headers.push_back(k + ": " + v);
   q.limits = f.limits;
   q.resume = f.resume;
-  if (e->count("body") && e->count("body_file")) {
-    ctx.error(e->at("body_file").first, "give `body` or `body_file`, not both");
-  } else if (e->count("body")) {
-    const auto& node = e->at("body").second;
-    if (const auto b = text_value(ctx, node, "body")) {
-      if (auto x = expanded(ctx, node, *b, secrets, "body")) q.body = std::move(*x);
+  if (e->has("body") && e->has("body_file")) {
+    ctx.error(e->find("body_file")->key_node, "give `body` or `body_file`, not both");
+  } else if (const entry* body = e->find("body")) {
+    if (const auto b = ctx.text(*body, "", true)) {
+      if (auto x = expanded(ctx, body->value, *b, secrets, "body")) q.body = std::move(*x);
     }
-  } else if (e->count("body_file")) {
-    const auto& node = e->at("body_file").second;
-    if (const auto file = text_value(ctx, node, "body_file")) {
+  } else if (const entry* body_file = e->find("body_file")) {
+    if (const auto file = ctx.text(*body_file, "", true)) {
       auto bytes = read_all((base_dir / *file).string());
-      if (!bytes) ctx.error(node, "`body_file`: " + bytes.error().to_string());
+      if (!bytes) ctx.error(*body_file, "`body_file`: " + bytes.error().to_string());
       else q.body = std::move(bytes).value();
     }
   }
   if (q.spec != nullptr || q.dialect == "wire") {
-    if (const auto it = e->find("expect"); it != e->end()) load_expect(ctx, it->second.second, q);
+    if (const entry* it = e->find("expect")) load_expect(ctx, it->value, q);
   }
   if (ctx.count() == before) s.requests.push_back(std::move(q));
 }
 
-void load_scenario(yaml_context& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
+void load_scenario(reader& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
                    std::vector<std::string>& secrets, std::vector<scenario>& out) {
-  const auto e = mapping(ctx, n, "a scenario", {"name", "requests"});
-  if (!e || !require(ctx, n, *e, "a scenario", {"name", "requests"})) return;
+  const auto e = ctx.read_mapping(n, "a scenario", {"name", "requests"});
+  if (!e || !e->complete || !ctx.require(*e, "a scenario", {"name", "requests"})) return;
   scenario s;
   s.line = ctx.line(n);
-  if (const auto name = text_value(ctx, e->at("name").second, "name")) s.name = *name;
-  const YAML::Node& requests = e->at("requests").second;
+  if (const auto name = ctx.text(*e->find("name"), "", true)) s.name = *name;
+  const YAML::Node& requests = e->find("requests")->value;
   if (!requests.IsSequence() || requests.size() == 0) {
     ctx.error(requests, "`requests` must be a non-empty list of requests");
     return;
@@ -348,69 +252,54 @@ void load_scenario(yaml_context& ctx, const YAML::Node& n, const request_fields&
 
 }  // namespace
 
-std::string scenario_load_result::error_text() const {
-  std::string out;
-  for (const auto& e : errors) out += e.to_string() + "\n";
-  return out;
-}
-
-scenario_load_result load_scenario_text(std::string_view text, std::string_view display, const std::filesystem::path& base_dir) {
-  scenario_load_result result;
-  result.file.display = std::string(display);
-  yaml_context ctx(display, result.errors);
-  const std::string owned(text);
-  YAML::Node root;
-  try {
-    root = YAML::Load(owned);
-  } catch (const YAML::Exception& e) {
-    ctx.error(e.mark, "malformed YAML: " + e.msg);
+ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
+                                                    const std::filesystem::path& base_dir) {
+  ssec::load_result<scenario_file> result;
+  result.value.display = std::string(display);
+  reader ctx(std::string(display), result.errors);
+  const auto root = ssec::yaml::load_document(std::string(text), ctx.file());
+  if (!root) {
+    result.errors.push_back(root.error());
     return result;
   }
-  if (const auto second = sse::dialect::second_yaml_document(owned)) {
-    result.errors.push_back(load_error{std::string(display), second->first + 1, second->second + 1,
-                                       "a scenario file is one YAML document: a second one starts here"});
+  if (!*root || root->IsNull()) {
+    result.errors.push_back(ssec::error{"the file is empty: it needs `version` and `scenarios`", std::string(display)});
     return result;
   }
-  if (!root || root.IsNull()) {
-    result.errors.push_back(load_error{std::string(display), 0, 0, "the file is empty: it needs `version` and `scenarios`"});
-    return result;
-  }
-  const auto e = mapping(ctx, root, "the file", {"version", "defaults", "scenarios"});
-  if (!e || !require(ctx, root, *e, "the file", {"version", "scenarios"})) return result;
-  const YAML::Node& version = e->at("version").second;
-  if (const auto v = count_value(ctx, version, "version"); v && *v != static_cast<std::uint64_t>(scenario_format_version)) {
+  const auto e = ctx.read_mapping(*root, "the file", {"version", "defaults", "scenarios"});
+  if (!e || !e->complete || !ctx.require(*e, "the file", {"version", "scenarios"})) return result;
+  const entry& version = *e->find("version");
+  if (const auto v = ctx.unsigned_integer(version, ""); v && *v != static_cast<std::uint64_t>(scenario_format_version)) {
     ctx.error(version, "unsupported scenario format version " + std::to_string(*v) + " (this sse-conform reads version " +
                            std::to_string(scenario_format_version) + ")");
   }
   if (!result.ok()) return result;
   request_fields defaults;
-  if (const auto it = e->find("defaults"); it != e->end()) {
-    if (const auto d = mapping(ctx, it->second.second, "`defaults`", {"dialect", "method", "headers", "limits", "resume"})) {
-      load_common(ctx, *d, result.file.secrets, defaults);
-    }
+  if (const entry* it = e->find("defaults")) {
+    const auto d = ctx.read_mapping(it->value, "`defaults`", {"dialect", "method", "headers", "limits", "resume"});
+    if (d && d->complete) load_common(ctx, *d, result.value.secrets, defaults);
   }
-  const YAML::Node& scenarios = e->at("scenarios").second;
+  const YAML::Node& scenarios = e->find("scenarios")->value;
   if (!scenarios.IsSequence() || scenarios.size() == 0) {
     ctx.error(scenarios, "`scenarios` must be a non-empty list of scenarios");
     return result;
   }
-  for (const auto& s : scenarios) load_scenario(ctx, s, defaults, base_dir, result.file.secrets, result.file.scenarios);
+  for (const auto& s : scenarios) load_scenario(ctx, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
   std::map<std::string, std::size_t> names;
-  for (const auto& s : result.file.scenarios) {
+  for (const auto& s : result.value.scenarios) {
     if (const auto [it, fresh] = names.emplace(s.name, s.line); !fresh) {
-      result.errors.push_back(load_error{std::string(display), s.line, 0,
-                                         "duplicate scenario name `" + s.name + "` (first at line " + std::to_string(it->second) + ")"});
+      ctx.error(s.line, 0, "duplicate scenario name `" + s.name + "` (first at line " + std::to_string(it->second) + ")");
     }
   }
   return result;
 }
 
-scenario_load_result load_scenario_file(const std::filesystem::path& path, std::string_view display) {
+ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display) {
   auto text = read_all(path.string());
   if (!text) {
-    scenario_load_result r;
-    r.file.display = std::string(display);
-    r.errors.push_back(load_error{std::string(display), 0, 0, text.error().to_string()});
+    ssec::load_result<scenario_file> r;
+    r.value.display = std::string(display);
+    r.errors.push_back(ssec::error{text.error().to_string(), std::string(display)});
     return r;
   }
   return load_scenario_text(text.value(), display, path.parent_path());

@@ -321,12 +321,12 @@ TEST(outputs, json_and_junit_carry_the_findings) {
 }
 
 std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
-  std::vector<ssec::conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
   auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
   EXPECT_TRUE(loaded.ok()) << loaded.error_text();
   std::vector<ssec::conformance::test_case> out;
-  for (auto& c : loaded.cases) {
+  for (auto& c : loaded.value) {
     if (out.size() < n && c.verdict == ssec::conformance::verdict::must) out.push_back(std::move(c));
   }
   return out;
@@ -409,14 +409,14 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
     if (::access(c, X_OK) == 0) chromium = c;
   }
   if (chromium.empty()) GTEST_SKIP() << "chromium not installed (tools/install-deps.sh --browser)";
-  std::vector<ssec::conformance::load_error> errors;
+  std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
   ASSERT_TRUE(errors.empty());
   auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
   ASSERT_TRUE(loaded.ok()) << loaded.error_text();
-  const std::size_t count = loaded.cases.size();
+  const std::size_t count = loaded.value.size();
   ASSERT_GT(count, 0u);
-  ssec::live::case_server server(std::move(loaded.cases), {}, "127.0.0.1", 0);
+  ssec::live::case_server server(std::move(loaded.value), {}, "127.0.0.1", 0);
   ASSERT_TRUE(server.ok());
   const auto profile = std::filesystem::temp_directory_path() / ("ssec-chromium-" + std::to_string(::getpid()));
   std::filesystem::remove_all(profile);

@@ -63,7 +63,7 @@ std::vector<std::size_t> per_frame(const std::string& s) {
   return sizes;
 }
 
-std::string errors_of(const ssec::live::scenario_load_result& r) { return r.error_text(); }
+std::string errors_of(const ssec::load_result<ssec::live::scenario_file>& r) { return r.error_text(); }
 
 const ssec::live::check_finding* find(const check_report& r, const std::string& rule, std::size_t nth = 0) {
   for (const auto& f : r.findings) {
@@ -119,8 +119,8 @@ class scenario_loader : public ::testing::Test {
 TEST_F(scenario_loader, loads_requests_with_defaults_and_expanded_variables) {
   const auto r = load_scenario_text(valid_file, "s.yaml", ".");
   ASSERT_TRUE(r.ok()) << errors_of(r);
-  ASSERT_EQ(r.file.scenarios.size(), 1u);
-  const auto& s = r.file.scenarios[0];
+  ASSERT_EQ(r.value.scenarios.size(), 1u);
+  const auto& s = r.value.scenarios[0];
   EXPECT_EQ(s.name, "tool call");
   EXPECT_EQ(s.line, 8u);
   ASSERT_EQ(s.requests.size(), 2u);
@@ -145,7 +145,7 @@ TEST_F(scenario_loader, loads_requests_with_defaults_and_expanded_variables) {
   EXPECT_EQ(w.spec, nullptr);
   EXPECT_FALSE(w.resume);
   EXPECT_EQ(w.expect.includes, (std::vector<std::string>{"message", "ping"}));  // any SSE type with wire
-  EXPECT_NE(std::find(r.file.secrets.begin(), r.file.secrets.end(), "tok-123456"), r.file.secrets.end());
+  EXPECT_NE(std::find(r.value.secrets.begin(), r.value.secrets.end(), "tok-123456"), r.value.secrets.end());
 }
 
 TEST_F(scenario_loader, unknown_key_names_line_and_column) {
@@ -165,20 +165,20 @@ TEST_F(scenario_loader, wrong_types_name_line_and_column) {
   EXPECT_EQ(only_error(head + "        limits:\n          timeout_s: \"10\"\n"),
             "9:22: `timeout_s` must be a number of seconds, 0 or more (unquoted)");
   EXPECT_EQ(only_error(head + "        limits: {max_events: -1}\n"),
-            "8:30: `max_events` must be a whole number, 0 or more (unquoted)");
+            "8:30: `max_events` must be an integer, 0 or more (unquoted)");
   EXPECT_EQ(only_error(head + "        resume: yes\n"), "8:17: `resume` must be true or false");
   EXPECT_EQ(only_error(head + "        expect: {includes: message}\n"),
             "8:28: `includes` must be a list of event types, e.g. [run_started, done]");
   EXPECT_EQ(only_error(head + "        headers: [X-A]\n"), "8:18: `headers` must be a mapping (key: value lines)");
-  EXPECT_EQ(only_error("version: one\nscenarios: []\n"), "1:10: `version` must be a whole number, 0 or more (unquoted)");
+  EXPECT_EQ(only_error("version: one\nscenarios: []\n"), "1:10: `version` must be an integer, 0 or more (unquoted)");
 }
 
 TEST_F(scenario_loader, missing_fields_name_the_mapping) {
   EXPECT_EQ(only_error("version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        dialect: wire\n"),
-            "5:9: a request is missing `url`");
+            "5:9: missing required key `url` in a request");
   EXPECT_EQ(only_error("version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"),
             "5:9: a request is missing `dialect` (give it here or in `defaults`: wire, chat, code, workflow, agent)");
-  EXPECT_EQ(only_error("scenarios: []\n"), "1:1: the file is missing `version`");
+  EXPECT_EQ(only_error("scenarios: []\n"), "1:1: missing required key `version` in the file");
 }
 
 TEST_F(scenario_loader, dialect_types_variables_and_versions_are_checked) {
@@ -305,7 +305,7 @@ class scenario_live : public ::testing::Test {
   ssec::live::scenario_file load(const std::string& text) {
     auto r = load_scenario_text(text, "live.yaml", ".");
     EXPECT_TRUE(r.ok()) << r.error_text();
-    return std::move(r.file);
+    return std::move(r.value);
   }
   check_report single_check(const std::string& path) {
     ssec::http::stream_request req;
@@ -491,9 +491,9 @@ TEST_F(scenario_live, the_documented_example_runs) {
   ::setenv("AGENT_TOKEN", "doc-token-5150", 1);
   const auto loaded = load_scenario_text(example, "agent.scenario.yaml", dir);
   ASSERT_TRUE(loaded.ok()) << loaded.error_text() << example;
-  const auto results = ssec::live::run_scenarios(loaded.file, {});
+  const auto results = ssec::live::run_scenarios(loaded.value, {});
   std::filesystem::remove_all(dir);
-  const std::string report = ssec::live::to_text(loaded.file, results);
+  const std::string report = ssec::live::to_text(loaded.value, results);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_TRUE(results[0].conforming()) << report;
   EXPECT_TRUE(results[1].conforming()) << report;

@@ -11,17 +11,9 @@
 #include <vector>
 
 #include "ssec/conformance/case.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::conformance {
-
-/// One problem found while loading: "<file>:<line>:<column>: <message>".
-struct load_error {
-  std::string file;
-  std::size_t line = 0;    ///< 1-based; 0 when the problem concerns the whole file.
-  std::size_t column = 0;  ///< 1-based; 0 when unknown.
-  std::string message;
-  std::string to_string() const;
-};
 
 /// The closed tag list of spec/tags.yaml: tag name -> what it means.
 struct tag_list {
@@ -29,37 +21,32 @@ struct tag_list {
   bool contains(std::string_view tag) const { return descriptions.find(tag) != descriptions.end(); }
 };
 
-/// The result of loading: the cases that loaded, and every error. Callers
-/// must treat any error as a failure: a case with an error is left out.
-struct load_result {
-  std::vector<test_case> cases;
-  std::vector<load_error> errors;
-  bool ok() const { return errors.empty(); }
-  /// Every error on its own line.
-  std::string error_text() const;
-};
-
 /// Reads the tag list: a YAML mapping under the key `tags` of lowercase
 /// kebab-case names to non-empty one-line descriptions. Errors (unreadable
 /// file, malformed YAML, duplicate or malformed names) go to `errors`;
 /// `display` names the file in them.
-tag_list load_tags(const std::filesystem::path& path, std::string_view display, std::vector<load_error>& errors);
+tag_list load_tags(const std::filesystem::path& path, std::string_view display, std::vector<ssec::error>& errors);
 /// The same from text (tests).
-tag_list load_tags_from_text(std::string_view text, std::string_view display, std::vector<load_error>& errors);
+tag_list load_tags_from_text(std::string_view text, std::string_view display, std::vector<ssec::error>& errors);
+
+/// The loaders below return the cases that loaded (`value`) and every error;
+/// callers must treat any error as a failure: a case with an error is left out.
 
 /// Loads one case file's text: `display` names it in errors and in each
 /// case's `where`; `topic` becomes each case's topic. Checks the schema,
 /// the tags against `tags`, and duplicate ids within the file.
-load_result load_cases_from_text(std::string_view text, std::string_view display, std::string_view topic,
-                                 const tag_list& tags);
+ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view text, std::string_view display,
+                                                               std::string_view topic, const tag_list& tags);
 
 /// Loads one case file from disk (topic: the file's stem).
-load_result load_case_file(const std::filesystem::path& path, std::string_view display, const tag_list& tags);
+ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::path& path, std::string_view display,
+                                                         const tag_list& tags);
 
 /// Loads every `*.yaml` file under `root`, recursively, in sorted path order,
 /// and checks that ids are unique across all of them. Files are shown as
 /// `display_root` + "/" + their path relative to `root`.
-load_result load_case_tree(const std::filesystem::path& root, std::string_view display_root, const tag_list& tags);
+ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root, std::string_view display_root,
+                                                         const tag_list& tags);
 
 /// True for a well-formed case id: 4 characters of A-HJ-NP-Z2-9 (no I, O, 0
 /// or 1), at least one letter and one digit (the yaml-test-suite alphabet).

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ssec/result.hpp"
+
 namespace sse::dialect {
 
 /// The six JSON value types.
@@ -225,27 +227,10 @@ class catalog {
   std::span<const catalog_file> files() const noexcept { return files_; }
 
  private:
-  friend class catalog_builder;
+  friend class catalog_builder;  // catalog_builder.cpp
   std::vector<std::unique_ptr<dialect_spec>> dialects_;
   std::vector<std::unique_ptr<rule_spec>> rules_;
   std::vector<catalog_file> files_;
-};
-
-/// One problem found while loading.
-struct load_error {
-  location where;
-  std::string message;
-  /// "file:line:column: message".
-  std::string to_string() const;
-};
-
-/// The outcome of loading: a catalog, or the errors (never both).
-struct load_result {
-  std::shared_ptr<const catalog> value;  ///< Null when errors is not empty.
-  std::vector<load_error> errors;
-  explicit operator bool() const noexcept { return value != nullptr; }
-  /// All errors, one per line.
-  std::string error_text() const;
 };
 
 /// A catalog's text and the name its errors are reported under.
@@ -256,25 +241,18 @@ struct catalog_source {
 
 /// Loads and checks catalogs as one set (names unique across them; a profile's
 /// base may be in another file). Never throws: every problem, including YAML
-/// syntax errors, comes back as a load_error with file:line:column.
-load_result load_catalogs(std::span<const catalog_source> sources);
+/// syntax errors, comes back as an ssec::error with file:line:column. The
+/// value is the catalog, null when there are errors (never both).
+ssec::load_result<std::shared_ptr<const catalog>> load_catalogs(std::span<const catalog_source> sources);
 
-/// Where a second YAML document starts in `text` ({line, column}, 0-based), if
-/// one does; std::nullopt for one document and for malformed YAML (YAML::Load
-/// then reports the error with its position). Reads parser events only and
-/// stops at the second document, because yaml-cpp 0.7's LoadAll can loop
-/// forever, allocating, on malformed input (jbeder/yaml-cpp#1319). Every
-/// loader of this project uses it so a stray second document is an error,
-/// never silently ignored.
-std::optional<std::pair<std::size_t, std::size_t>> second_yaml_document(const std::string& text);
-
-/// Reads the files, then load_catalogs(). An unreadable file is a load_error.
-load_result load_catalog_files(std::span<const std::string> paths);
+/// Reads the files, then load_catalogs(). An unreadable file is an error
+/// naming it and the system's reason.
+ssec::load_result<std::shared_ptr<const catalog>> load_catalog_files(std::span<const std::string> paths);
 
 /// The built-in set (spec/chat.yaml and spec/agent.yaml, compiled in), loaded
 /// on first use. Thread-safe. A test proves it loads; should it not, the
 /// result carries the errors.
-const load_result& builtin_catalog();
+const ssec::load_result<std::shared_ptr<const catalog>>& builtin_catalog();
 
 /// The built-in dialect with this name, or nullptr (also if the built-in set
 /// failed to load).

@@ -2,8 +2,8 @@
 // Scenario files for `sse-conform check --scenario` (tools/docs/scenario-format.md,
 // version 1): a deployment driven through several requests, each checked as
 // a single `check` would be, plus the event types it must (and must not)
-// produce. Loading reports every problem as file:line:column (the
-// conformance loader's load_error); running needs the network.
+// produce. Loading reports every problem as an ssec::error with its
+// file:line:column; running needs the network.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "sse/parser.hpp"
-#include "ssec/conformance/loader.hpp"
+#include "ssec/result.hpp"
 #include "ssec/live/check.hpp"
 
 namespace ssec::live {
@@ -74,24 +74,17 @@ struct scenario_file {
   std::vector<std::string> secrets;    ///< Every expanded variable's value: redacted in every report.
 };
 
-/// The loaded file and every problem found. Any error means nothing runs.
-struct scenario_load_result {
-  scenario_file file;
-  std::vector<conformance::load_error> errors;
-  bool ok() const noexcept { return errors.empty(); }
-  /// Every error on its own line, "file:line:column: message".
-  std::string error_text() const;
-};
-
 /// Loads a scenario file's text. `display` names it in errors; `base_dir`
 /// is where `body_file` paths are relative to. Enforces the schema (unknown
 /// keys, wrong types, missing fields, duplicate keys, unknown dialects and
 /// event types, unset variables, unreadable body files), each error with
 /// its line and column. Reads the environment for ${NAME}; no network.
-scenario_load_result load_scenario_text(std::string_view text, std::string_view display, const std::filesystem::path& base_dir);
+/// The value is the loaded file; any error means nothing runs.
+ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
+                                                    const std::filesystem::path& base_dir);
 
 /// The same from a file (base_dir: the file's directory).
-scenario_load_result load_scenario_file(const std::filesystem::path& path, std::string_view display);
+ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display);
 
 /// One event as the expectations see it.
 struct typed_event {

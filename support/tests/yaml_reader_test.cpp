@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/yaml_reader.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using ssec::yaml::entry;
+using ssec::yaml::list_rules;
+using ssec::yaml::load_document;
+using ssec::yaml::reader;
+
+// The entry `key` of the one-document mapping `text`.
+entry entry_of(const std::string& text, const std::string& key) {
+  const auto root = load_document(text, "f.yaml");
+  EXPECT_TRUE(root.ok()) << root.error().to_string();
+  for (auto it = root->begin(); it != root->end(); ++it) {
+    if (it->first.Scalar() == key) return entry{key, it->first, it->second};
+  }
+  ADD_FAILURE() << "no key " << key;
+  return {};
+}
+
+TEST(yaml_document, one_document_loads) {
+  const auto root = load_document("a: 1\nb: [x, y]\n", "f.yaml");
+  ASSERT_TRUE(root.ok()) << root.error().to_string();
+  EXPECT_EQ((*root)["a"].Scalar(), "1");
+  EXPECT_EQ((*root)["b"].size(), 2u);
+  // An explicit start and end marker still make one document; empty text is a null one.
+  EXPECT_TRUE(load_document("---\na: 1\n...\n", "f.yaml").ok());
+  const auto empty = load_document("", "f.yaml");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->IsNull());
+}
+
+TEST(yaml_document, a_second_document_is_an_error_at_its_start) {
+  const auto r = load_document("a: 1\nb: 2\n---\nc: 3\n", "f.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().to_string(), "f.yaml:3:1: a second YAML document starts here; a file holds one");
+}
+
+TEST(yaml_document, a_syntax_error_names_line_and_column) {
+  const auto r = load_document("a: 1\nb: [x, y\n", "f.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().file, "f.yaml");
+  EXPECT_EQ(r.error().message.rfind("malformed YAML: ", 0), 0u) << r.error().message;
+  EXPECT_GE(r.error().line, 2u);
+  EXPECT_GT(r.error().column, 0u);
+}
+
+TEST(yaml_mapping, duplicate_keys_are_errors_naming_the_first) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  const auto root = load_document("a: 1\nb: 2\na: 3\n", "f.yaml");
+  const auto m = r.read_mapping(*root, "the file", {"a", "b"});
+  ASSERT_TRUE(m.has_value());
+  EXPECT_FALSE(m->complete);
+  EXPECT_EQ(m->entries.size(), 2u);
+  EXPECT_EQ(m->find("a")->value.Scalar(), "1");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].to_string(), "f.yaml:3:1: duplicate key `a` in the file (first at line 1)");
+}
+
+TEST(yaml_mapping, unknown_keys_list_the_allowed_ones) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  const auto root = load_document("a: 1\nzz: 2\n", "f.yaml");
+  const auto m = r.read_mapping(*root, "", {"a", "b"});
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].to_string(), "f.yaml:2:1: unknown key `zz` (allowed: a, b)");
+  // Any key when none are listed; missing keys are named at the mapping.
+  const auto any = r.read_mapping(*root, "x", {});
+  EXPECT_TRUE(any->complete);
+  EXPECT_FALSE(r.require(*any, "x", {"a", "c"}));
+  EXPECT_EQ(errors.back().to_string(), "f.yaml:1:1: missing required key `c` in x");
+  EXPECT_EQ(r.count(), 2u);
+  // Not a mapping at all.
+  EXPECT_FALSE(r.read_mapping(YAML::Load("[1]"), "`limits`", {}).has_value());
+  EXPECT_EQ(errors.back().message, "`limits` must be a mapping (key: value lines)");
+}
+
+TEST(yaml_scalars, booleans_are_true_or_false_only) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  EXPECT_EQ(r.boolean(entry_of("x: true\n", "x"), "a thing"), std::optional<bool>(true));
+  EXPECT_EQ(r.boolean(entry_of("x: false\n", "x"), ""), std::optional<bool>(false));
+  EXPECT_EQ(errors.size(), 0u);
+  for (const char* wrong : {"x: yes\n", "x: on\n", "x: 'true'\n", "x: True\n", "x: [true]\n"}) {
+    EXPECT_FALSE(r.boolean(entry_of(wrong, "x"), "a thing").has_value()) << wrong;
+  }
+  ASSERT_EQ(errors.size(), 5u);
+  EXPECT_EQ(errors[0].to_string(), "f.yaml:1:4: `x` of a thing must be true or false");
+}
+
+TEST(yaml_scalars, integers_are_unquoted_and_in_range) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  EXPECT_EQ(r.integer(entry_of("n: -3\n", "n"), ""), std::optional<std::int64_t>(-3));
+  EXPECT_EQ(r.integer(entry_of("n: 7\n", "n"), "", 1, 7), std::optional<std::int64_t>(7));
+  EXPECT_EQ(r.unsigned_integer(entry_of("n: 18446744073709551615\n", "n"), ""),
+            std::optional<std::uint64_t>(18446744073709551615ull));
+  EXPECT_TRUE(errors.empty());
+  EXPECT_FALSE(r.integer(entry_of("n: 8\n", "n"), "", 1, 7));
+  EXPECT_FALSE(r.integer(entry_of("n: \"5\"\n", "n"), ""));
+  EXPECT_FALSE(r.integer(entry_of("n: 5x\n", "n"), ""));
+  EXPECT_FALSE(r.unsigned_integer(entry_of("n: 0\n", "n"), "", 1));
+  EXPECT_FALSE(r.unsigned_integer(entry_of("n: -1\n", "n"), ""));
+  EXPECT_FALSE(r.unsigned_integer(entry_of("n: 18446744073709551616\n", "n"), ""));
+  ASSERT_EQ(errors.size(), 6u);
+  EXPECT_EQ(errors[0].message, "`n` must be an integer from 1 to 7 (unquoted)");
+  EXPECT_EQ(errors[1].message, "`n` must be an integer (unquoted)");
+  EXPECT_EQ(errors[3].message, "`n` must be a positive integer (unquoted)");
+  EXPECT_EQ(errors[4].message, "`n` must be an integer, 0 or more (unquoted)");
+}
+
+TEST(yaml_scalars, strings_and_lists_of_strings) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  EXPECT_EQ(r.text(entry_of("s: hi\n", "s"), ""), std::optional<std::string>("hi"));
+  EXPECT_FALSE(r.text(entry_of("s: ''\n", "s"), "").has_value());
+  EXPECT_EQ(r.text(entry_of("s: ''\n", "s"), "", true), std::optional<std::string>(""));
+  EXPECT_EQ(r.strings(entry_of("l: [a, b]\n", "l"), ""), (std::optional<std::vector<std::string>>({"a", "b"})));
+  EXPECT_EQ(r.strings(entry_of("l: a\n", "l"), "", list_rules{.single_ok = true}),
+            (std::optional<std::vector<std::string>>({"a"})));
+  EXPECT_EQ(r.strings(entry_of("l: []\n", "l"), "", list_rules{.empty_list_ok = true}),
+            (std::optional<std::vector<std::string>>(std::vector<std::string>{})));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message, "`s` must not be empty");
+  EXPECT_FALSE(r.strings(entry_of("l: a\n", "l"), "x").has_value());
+  EXPECT_FALSE(r.strings(entry_of("l: []\n", "l"), "x").has_value());
+  EXPECT_FALSE(r.strings(entry_of("l: [a, [b]]\n", "l"), "x").has_value());
+  EXPECT_FALSE(r.strings(entry_of("l: [a, '']\n", "l"), "x").has_value());
+  ASSERT_EQ(errors.size(), 5u);
+  EXPECT_EQ(errors[1].to_string(), "f.yaml:1:4: `l` of x must be a list of strings");
+  EXPECT_EQ(errors[2].message, "`l` of x must not be empty");
+  EXPECT_EQ(errors[3].to_string(), "f.yaml:1:8: `l` of x must hold non-empty strings");
+  // Each item keeps its node for positions.
+  const auto items = r.string_items(entry_of("l: [a, b]\n", "l"), "");
+  ASSERT_TRUE(items.has_value());
+  EXPECT_EQ(reader::line((*items)[1].node), 1u);
+  EXPECT_EQ((*items)[1].node.Mark().column, 7);
+}
+
+TEST(yaml_errors, an_empty_value_is_reported_at_its_key) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors);
+  EXPECT_FALSE(r.text(entry_of("a: 1\ns:\n", "s"), "").has_value());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].to_string(), "f.yaml:2:1: `s` must be a string");
+}
+
+}  // namespace
