@@ -198,24 +198,21 @@ int run_check(check_cli o) {
   // Secrets: $VAR / ${VAR} in headers, the URL and the body come from the
   // environment and never appear in a report.
   std::vector<std::string> secrets;
-  std::string missing;
-  const auto expand = [&](std::string& s) {
-    auto e = live::expand_env(s, secrets, missing);
-    if (!e) return false;
-    s = std::move(*e);
+  // Expands `s` in place; false (after saying why, for `option`) when a variable is not set.
+  const auto expand = [&](std::string& s, std::string_view option) {
+    auto e = live::expand_env(s, secrets);
+    if (!e) {
+      std::cerr << "sse-conform check: " << option << ": " << e.error().to_string() << '\n';
+      return false;
+    }
+    s = std::move(e).value();
     return true;
   };
   for (auto& h : o.headers) {
-    if (!expand(h)) {
-      std::cerr << "sse-conform check: -H names $" << missing << ", which is not set in the environment\n";
-      return exit_usage;
-    }
+    if (!expand(h, "-H")) return exit_usage;
   }
   const std::string shown_url = o.url;  // as typed, with $VAR unexpanded
-  if (!o.url.empty() && !expand(o.url)) {
-    std::cerr << "sse-conform check: --url names $" << missing << ", which is not set in the environment\n";
-    return exit_usage;
-  }
+  if (!o.url.empty() && !expand(o.url, "--url")) return exit_usage;
   if (!o.data_file.empty()) {
     auto body = read_all(o.data_file);
     if (!body) {

@@ -116,10 +116,9 @@ int run_matrix(const run_args& a) {
       continue;
     }
     if (!loaded && !(loaded = load_cases(a))) return exit_usage;
-    std::string why;
-    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->cases, &why);
+    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->cases);
     if (!from_lines) {
-      std::cerr << "sse-conform run: " << why << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
+      std::cerr << "sse-conform run: " << from_lines.error().to_string() << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
       return exit_usage;
     }
     for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));

@@ -750,11 +750,16 @@ TEST(harness_units, service_skips_what_the_service_protocol_cannot_express) {
 // become reports of the `run --json` shape, so the matrix reads one shape.
 TEST_F(harness, browser_result_lines_become_run_reports) {
   std::string why;
+  // Fails (false) and keeps the error's text in `why`.
+  const auto fails = [&](const auto& r) {
+    why = r ? std::string() : r.error().to_string();
+    return !r.ok();
+  };
   const auto reports = h::reports_from_result_lines(
       "browser:chromium  basics_A2B3  PASS\nbrowser:chromium  basics_C4D5  FAIL\n# a comment\n\n"
       "browser:chromium basics_E6F7 IMPL_DIFFER\nbrowser:firefox basics_A2B3 TIMEOUT\n",
-      "b.txt", loaded_->cases, &why);
-  ASSERT_TRUE(reports) << why;
+      "b.txt", loaded_->cases);
+  ASSERT_TRUE(reports) << reports.error().to_string();
   ASSERT_EQ(reports->size(), 2u);
   const auto& chromium = (*reports)[0];
   EXPECT_EQ(chromium["format"], "sse-conform-run");
@@ -769,15 +774,15 @@ TEST_F(harness, browser_result_lines_become_run_reports) {
   EXPECT_EQ((*reports)[1]["adapter"]["name"], "firefox");
   EXPECT_EQ((*reports)[1]["cases"][0]["outcome"], "timeout");
 
-  EXPECT_FALSE(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->cases, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->cases)));
   EXPECT_NE(why.find("b.txt:1: expected"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->cases, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->cases)));
   EXPECT_NE(why.find("b.txt:2: no case named `basics_ZZ99`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->cases, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->cases)));
   EXPECT_NE(why.find("unknown status `GREAT`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->cases, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->cases)));
   EXPECT_NE(why.find("b.txt:2: `basics_A2B3` is listed twice"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("", "b.txt", loaded_->cases, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("", "b.txt", loaded_->cases)));
 }
 
 // A dialect-layer case in a browser file is graded at the wire level only,
@@ -795,12 +800,11 @@ TEST(harness_units, browser_results_of_dialect_and_limits_cases_are_skipped) {
   ASSERT_NE(chat, all.cases.end());
   ASSERT_NE(wire, all.cases.end());
   ASSERT_NE(limited, all.cases.end());
-  std::string why;
   const auto reports = h::reports_from_result_lines("browser:chromium " + chat->test_name() + " PASS\nbrowser:chromium " +
                                                         wire->test_name() + " PASS\nbrowser:chromium " +
                                                         limited->test_name() + " IMPL_DIFFER\n",
-                                                    "b.txt", all.cases, &why);
-  ASSERT_TRUE(reports) << why;
+                                                    "b.txt", all.cases);
+  ASSERT_TRUE(reports) << reports.error().to_string();
   for (const auto& c : (*reports)[0]["cases"]) {
     if (c["id"] == h::case_path(*chat)) {
       EXPECT_EQ(c["outcome"], "skip");

@@ -285,8 +285,9 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
       adapter.proc.kill();  // whatever state it is in, the next chunking gets a fresh one
       break;
     }
-    const decoded_answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
-    if (!answer.malformed.empty()) {
+    const conf::answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
+    const conf::grade graded = grade_answer(c, answer, o.strict);
+    if (graded.outcome == outcome::error) {
       broke = outcome::error;
       r.reason = "malformed answer: " + answer.malformed;
       r.failure = detail(ex.line.substr(0, 2000), r.reason);
@@ -294,7 +295,7 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
       adapter.proc.kill();  // its output may be out of step with our requests now
       break;
     }
-    if (auto m = compare_answer(c, answer)) {
+    if (const auto& m = graded.mismatch) {
       ++r.chunkings_failed;
       if (!r.failure) {
         r.failure = detail(m->received, m->first_difference);
