@@ -411,24 +411,25 @@ TEST_F(harness, jobs_give_the_same_results_in_the_same_order) {
 
 TEST_F(harness, baseline_lists_known_failures_and_catches_stale_entries) {
   auto r = run(broken("wrong", "--on A2B3"));
-  std::string why;
-  const auto b = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt", &why);
-  ASSERT_TRUE(b) << why;
+  const auto b = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt");
+  ASSERT_TRUE(b) << b.error().to_string();
   h::apply_baseline(*b, r.cases);
   EXPECT_TRUE(find(r, "A2B3").baselined);
   EXPECT_TRUE(find(r, "G7H8").stale);
   EXPECT_EQ(h::exit_status(r, false), 1);  // the stale entry
-  const auto only_known = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3\n", "b.txt", &why);
+  const auto only_known = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3\n", "b.txt");
   auto r2 = run(broken("wrong", "--on A2B3"));
   h::apply_baseline(*only_known, r2.cases);
   EXPECT_EQ(h::exit_status(r2, false), 0);
   EXPECT_EQ(h::write_baseline(r.cases, false), "# sse-conform baseline 1\nwire/basics/A2B3  # fail\n");
 
-  EXPECT_FALSE(h::parse_baseline("wire/basics/A2B3\n", "b.txt", &why));
-  EXPECT_EQ(why, "b.txt:1: a baseline starts with the line `# sse-conform baseline 1`");
-  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nA2B3\n", "b.txt", &why));
-  EXPECT_EQ(why, "b.txt:2: `A2B3` is not a case path such as wire/bom/K7P2");
-  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nwire/a/B2\nwire/a/B2\n", "b.txt", &why));
+  const auto no_header = h::parse_baseline("wire/basics/A2B3\n", "b.txt");
+  ASSERT_FALSE(no_header);
+  EXPECT_EQ(no_header.error().to_string(), "b.txt:1: a baseline starts with the line `# sse-conform baseline 1`");
+  const auto not_a_path = h::parse_baseline("# sse-conform baseline 1\nA2B3\n", "b.txt");
+  ASSERT_FALSE(not_a_path);
+  EXPECT_EQ(not_a_path.error().to_string(), "b.txt:2: `A2B3` is not a case path such as wire/bom/K7P2");
+  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nwire/a/B2\nwire/a/B2\n", "b.txt"));
 }
 
 TEST(harness_units, globs_and_chunking_names) {
@@ -438,13 +439,13 @@ TEST(harness_units, globs_and_chunking_names) {
   EXPECT_FALSE(h::glob_match("chat/*", "wire/bom/K7P2"));
   EXPECT_TRUE(h::glob_match("*", ""));
   for (const std::string name : {"whole", "as-written", "bytes", "split@17", "random(seed=12345)"}) {
-    const auto k = h::chunking_from_name(name, nullptr);
+    const auto k = h::chunking_from_name(name);
     ASSERT_TRUE(k) << name;
     EXPECT_EQ(k->name(), name);
   }
-  std::string why;
-  EXPECT_FALSE(h::chunking_from_name("random(seed=x)", &why));
-  EXPECT_NE(why.find("unknown chunking"), std::string::npos);
+  const auto unknown = h::chunking_from_name("random(seed=x)");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("unknown chunking"), std::string::npos);
 }
 
 TEST(harness_units, malformed_answers_say_what_is_wrong) {

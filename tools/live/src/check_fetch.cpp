@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The live part of check: reading a response with the reference parser
-// counting events, so a read can stop at --max-events.
+// counting events, so a read can stop at --max-events; over HTTP or from a
+// file descriptor (standard input).
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+
 #include "ssec/live/check.hpp"
 
 namespace ssec::live {
@@ -53,6 +60,62 @@ capture fetch_sampled(http::stream_request req, std::size_t max_events, double m
   if (sampling) req.timeout_s = max_time_s;
   capture cap = fetch(req, max_events, lim);
   if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
+  return cap;
+}
+
+capture read_descriptor(int fd, std::string source, const read_limits& o) {
+  capture cap;
+  cap.source = std::move(source);
+  event_counter counter(o.limits);
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const double limit_s = o.max_time_s > 0 ? o.max_time_s : o.timeout_s;
+  std::uint64_t total = 0;
+  std::string buf(64 * 1024, '\0');
+  for (;;) {
+    double wait_s = o.idle_timeout_s > 0 ? o.idle_timeout_s : 3600;
+    if (limit_s > 0) wait_s = std::min(wait_s, limit_s - elapsed());
+    if (wait_s <= 0) {
+      cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      break;
+    }
+    pollfd pfd{fd, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(wait_s * 1000) + 1);
+    if (ready == 0) {
+      if (limit_s > 0 && elapsed() >= limit_s) cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      else cap.end = "idle_timeout";
+      break;
+    }
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0) {
+      cap.end = "other_error";
+      cap.error = "reading standard input failed";
+      break;
+    }
+    if (n == 0) {
+      cap.end = "complete";
+      break;
+    }
+    std::size_t take = static_cast<std::size_t>(n);
+    if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
+    cap.pieces.push_back({buf.substr(0, take), elapsed()});
+    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
+    total += take;
+    const std::size_t events = counter.feed(cap.pieces.back().bytes);
+    if (o.max_bytes > 0 && total >= o.max_bytes) {
+      cap.end = "max_bytes";
+      break;
+    }
+    if (counter.failed()) {
+      cap.end = "stopped";  // the reference hit a limit: reading on is pointless
+      break;
+    }
+    if (o.max_events > 0 && events >= o.max_events) {
+      cap.end = "stopped";
+      break;
+    }
+  }
+  cap.seconds_total = elapsed();
   return cap;
 }
 

@@ -141,6 +141,20 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
 /// the user asked for, not a failure) instead of "timeout".
 capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim = {});
 
+/// The limits of reading a stream from a file descriptor, as a live read has them.
+struct read_limits {
+  double timeout_s = 60;         ///< Whole read; 0 = none.
+  double idle_timeout_s = 30;    ///< Longest silence; 0 = none.
+  double max_time_s = 0;         ///< A sample: stop then, end "max_time"; 0 = off.
+  std::uint64_t max_bytes = 0;   ///< 0 = no limit; end "max_bytes".
+  std::size_t max_events = 0;    ///< Stop after this many events (end "stopped"); 0 = no limit.
+  sse::limits limits;            ///< Reference parser limits: its first fatal error stops the read ("stopped").
+};
+
+/// Reads `fd` (standard input for `check -`) as it arrives, with arrival
+/// times, until end of file or a limit of `lim`; `source` names it.
+capture read_descriptor(int fd, std::string source, const read_limits& lim);
+
 /// Judges a resumption from two captures (pure, no I/O): `first` is the
 /// response `report` was made from (report = analyze(first, opt)), `second`
 /// the reconnection that sent `sent_id` as Last-Event-ID. Sets
