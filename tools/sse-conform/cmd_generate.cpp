@@ -2,7 +2,6 @@
 // `sse-conform generate-cases`: writes conformance/cases/generated/ from the
 // catalogs (ssec/conformance/generator.hpp); with --check, writes nothing
 // and exits 1 when the committed files differ from what it would write.
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +10,7 @@
 #include "commands.hpp"
 #include "ssec/conformance/generator.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/spec_folder.hpp"
 #include "ssec/input.hpp"
 
 namespace ssec::cli {
@@ -25,61 +25,10 @@ struct generate_options {
   bool check = false;
 };
 
-// The catalogs of a spec folder: every *.yaml but tags.yaml, in name order.
-std::vector<std::string> catalog_paths(const fs::path& spec) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(spec, ec)) {
-    const auto p = entry.path();
-    if (p.extension() == ".yaml" && p.filename() != "tags.yaml") out.push_back(p.string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool id_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-
-// Ids the generator must not take: the ids of the hand-written cases (every
-// case file under `cases` outside `generated`, through the case loader), and
-// the ids spec/DECISIONS.md reserves (`ABCD` in backquotes). A hand-written
-// file that does not load is an error: its ids could not be reserved.
-result<std::set<std::string>> reserved_ids(const fs::path& cases, const fs::path& generated, const fs::path& spec,
-                                           const conformance::tag_list& tags) {
-  std::set<std::string> ids;
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(cases, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && fs::equivalent(it->path(), generated, ec)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->path().extension() == ".yaml") files.push_back(it->path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    const auto loaded = conformance::load_case_file(file, file.string(), tags);
-    if (!loaded.ok()) return error{"the hand-written cases must load to reserve their ids:\n" + loaded.error_text()};
-    for (const auto& c : loaded.cases) ids.insert(c.id);
-  }
-  if (const auto text = read_all((spec / "DECISIONS.md").string())) {
-    const std::string_view s = text.value();
-    for (std::size_t i = 0; i + 6 <= s.size();) {
-      const std::string_view quoted = s.substr(i + 1, 4);
-      if (s[i] == '`' && s[i + 5] == '`' && std::all_of(quoted.begin(), quoted.end(), id_char)) {
-        if (conformance::is_valid_case_id(std::string(quoted))) ids.insert(std::string(quoted));
-        i += 6;
-      } else {
-        ++i;
-      }
-    }
-  }
-  return ids;
-}
-
 int run_generate(const generate_options& opt) {
   const fs::path out(opt.out);
   const fs::path cases = opt.cases.empty() ? out.parent_path() : fs::path(opt.cases);
-  const auto loaded = sse::dialect::load_catalog_files(catalog_paths(opt.spec));
+  const auto loaded = sse::dialect::load_catalog_files(conformance::catalog_paths(opt.spec));
   if (!loaded) {
     std::cerr << loaded.error_text();
     return exit_usage;
@@ -89,7 +38,7 @@ int run_generate(const generate_options& opt) {
   const auto tags = conformance::load_tags(tags_path, tags_path.string(), tag_errors);
   for (const auto& e : tag_errors) std::cerr << e.to_string() << '\n';
   if (!tag_errors.empty()) return exit_usage;
-  const auto reserved = reserved_ids(cases, out, opt.spec, tags);
+  const auto reserved = conformance::reserved_case_ids(cases, out, opt.spec, tags);
   if (!reserved) {
     std::cerr << reserved.error().to_string();
     return exit_usage;
