@@ -128,13 +128,12 @@ conf::answer decode_answer(std::string_view line, std::string_view expected_id, 
   }
   conf::external_result r;
   for (const auto& e : j["events"]) {
-    std::string why;
-    auto ev = wire_event_from_json(e, &why);
+    auto ev = wire_event_from_json(e);
     if (!ev) {
-      out.malformed = "event " + std::to_string(r.events.size()) + " is malformed: " + why;
+      out.malformed = "event " + std::to_string(r.events.size()) + " is malformed: " + ev.error().message;
       return out;
     }
-    r.events.push_back(std::move(*ev));
+    r.events.push_back(std::move(ev).value());
   }
   if (j.contains("retry") && !j["retry"].is_null()) {
     const json& retry = j["retry"];
