@@ -71,4 +71,9 @@ std::optional<std::string> check_dialect_reference(const test_case& c, const chu
   return out.str();
 }
 
+std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan) {
+  if (const auto f = check_reference(c, plan)) return describe(c, *f);
+  return check_dialect_reference(c, plan);
+}
+
 }  // namespace ssec::conformance

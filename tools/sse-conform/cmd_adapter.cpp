@@ -70,9 +70,8 @@ ordered answer(const json& request) {
                 {"capabilities", reference_capabilities()}};
   }
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
-  std::string why;
-  const auto parse = parse_request_from_json(request, &why);
-  if (!parse) return error_answer(request, why);
+  const auto parse = parse_request_from_json(request);
+  if (!parse) return error_answer(request, parse.error().message);
   if (parse->layer == "wire") return answer_wire(request, parse->chunks);
   if (const auto* dialect = sse::dialect::builtin_dialect(parse->layer)) return answer_dialect(request, *dialect, parse->chunks);
   return error_answer(request, "layer \"" + parse->layer + "\" is not supported");

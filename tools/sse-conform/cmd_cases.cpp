@@ -53,13 +53,11 @@ int run_cases(const cases_options& opt) {
   for (const auto& c : loaded.value) {
     auto& n = per_layer[c.layer];
     ++n.total;
-    std::string failure;
-    if (const auto f = conformance::check_reference(c, *plan)) failure = conformance::describe(c, *f);
-    else if (const auto d = conformance::check_dialect_reference(c, *plan)) failure = *d;
-    if (failure.empty()) {
+    const auto failure = conformance::check_against_reference(c, *plan);
+    if (!failure) {
       ++n.passed;
     } else if (shown++ < opt.show) {
-      std::cout << "FAIL " << failure << "\n";
+      std::cout << "FAIL " << *failure << "\n";
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -4,13 +4,8 @@
 // (tools/docs/check.md), optionally with Last-Event-ID resumption; or a
 // scenario file of several requests (tools/docs/scenario-format.md). The
 // engine is ssec::live (tools/live).
-#include <poll.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <fstream>
 #include <iostream>
-#include <variant>
 
 #include "commands.hpp"
 #include "sse/dialect/catalog.hpp"
@@ -56,64 +51,6 @@ bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
-}
-
-// Standard input, read as it arrives, with arrival times; stops at the same
-// limits as a live read.
-live::capture read_stdin(const check_cli& o) {
-  live::capture cap;
-  cap.source = "<stdin>";
-  live::event_counter counter(o.limits);
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  const double limit_s = o.max_time_s > 0 ? o.max_time_s : o.timeout_s;
-  std::uint64_t total = 0;
-  std::string buf(64 * 1024, '\0');
-  for (;;) {
-    double wait_s = o.idle_timeout_s > 0 ? o.idle_timeout_s : 3600;
-    if (limit_s > 0) wait_s = std::min(wait_s, limit_s - elapsed());
-    if (wait_s <= 0) {
-      cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
-      break;
-    }
-    pollfd pfd{0, POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(wait_s * 1000) + 1);
-    if (ready == 0) {
-      if (limit_s > 0 && elapsed() >= limit_s) cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
-      else cap.end = "idle_timeout";
-      break;
-    }
-    const ssize_t n = ::read(0, buf.data(), buf.size());
-    if (n < 0) {
-      cap.end = "other_error";
-      cap.error = "reading standard input failed";
-      break;
-    }
-    if (n == 0) {
-      cap.end = "complete";
-      break;
-    }
-    std::size_t take = static_cast<std::size_t>(n);
-    if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
-    cap.pieces.push_back({buf.substr(0, take), elapsed()});
-    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
-    total += take;
-    const std::size_t events = counter.feed(cap.pieces.back().bytes);
-    if (o.max_bytes > 0 && total >= o.max_bytes) {
-      cap.end = "max_bytes";
-      break;
-    }
-    if (counter.failed()) {
-      cap.end = "stopped";  // the reference hit a limit: reading on is pointless
-      break;
-    }
-    if (o.max_events > 0 && events >= o.max_events) {
-      cap.end = "stopped";
-      break;
-    }
-  }
-  cap.seconds_total = elapsed();
-  return cap;
 }
 
 // `check --scenario FILE`: every request of the file, reported per scenario.
@@ -198,24 +135,21 @@ int run_check(check_cli o) {
   // Secrets: $VAR / ${VAR} in headers, the URL and the body come from the
   // environment and never appear in a report.
   std::vector<std::string> secrets;
-  std::string missing;
-  const auto expand = [&](std::string& s) {
-    auto e = live::expand_env(s, secrets, missing);
-    if (!e) return false;
-    s = std::move(*e);
+  // Expands `s` in place; false (after saying why, for `option`) when a variable is not set.
+  const auto expand = [&](std::string& s, std::string_view option) {
+    auto e = live::expand_env(s, secrets);
+    if (!e) {
+      std::cerr << "sse-conform check: " << option << ": " << e.error().to_string() << '\n';
+      return false;
+    }
+    s = std::move(e).value();
     return true;
   };
   for (auto& h : o.headers) {
-    if (!expand(h)) {
-      std::cerr << "sse-conform check: -H names $" << missing << ", which is not set in the environment\n";
-      return exit_usage;
-    }
+    if (!expand(h, "-H")) return exit_usage;
   }
   const std::string shown_url = o.url;  // as typed, with $VAR unexpanded
-  if (!o.url.empty() && !expand(o.url)) {
-    std::cerr << "sse-conform check: --url names $" << missing << ", which is not set in the environment\n";
-    return exit_usage;
-  }
+  if (!o.url.empty() && !expand(o.url, "--url")) return exit_usage;
   if (!o.data_file.empty()) {
     auto body = read_all(o.data_file);
     if (!body) {
@@ -242,27 +176,15 @@ int run_check(check_cli o) {
     cap = live::fetch_sampled(req, o.max_events, o.max_time_s, o.limits);
     cap.source = shown_url;
   } else if (!o.file.empty()) {
-    auto text = read_all(o.file);
-    if (!text) {
-      std::cerr << "sse-conform check: " << text.error().to_string() << '\n';
+    auto loaded = live::load_capture_or_stream(o.file);
+    if (!loaded) {
+      std::cerr << (loaded.error().line == 0 ? "sse-conform check: " : "") << loaded.error().to_string() << '\n';
       return exit_usage;
     }
-    std::string& bytes = text.value();
-    if (live::looks_like_capture(bytes)) {
-      auto read = live::read_capture(bytes);
-      if (auto* err = std::get_if<live::capture_error>(&read)) {
-        std::cerr << o.file << ":" << err->line << ": " << err->message << '\n';
-        return exit_usage;
-      }
-      cap = std::move(std::get<live::capture>(read));
-      cap.source = o.file + " (capture of " + cap.source + ")";
-    } else {
-      cap.source = o.file;
-      cap.timed = false;
-      cap.pieces.push_back({std::move(bytes), 0});
-    }
+    cap = std::move(loaded).value();
   } else {
-    cap = read_stdin(o);
+    live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits};
+    cap = live::read_descriptor(0, "<stdin>", lim);
   }
 
   live::check_report report = live::analyze(cap, opt);

@@ -3,13 +3,13 @@
 // and, for each catalog event type, field, frame shape and producer rule, the
 // cases that cover it. Exit 1 when a case file fails to load or anything is
 // uncovered.
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
 #include "ssec/conformance/coverage.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/spec_folder.hpp"
 #include "ssec/conformance/summary.hpp"
 
 namespace ssec::cli {
@@ -29,13 +29,7 @@ int run_coverage(const coverage_options& opt) {
   const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
   for (const auto& e : errors) std::cerr << e.to_string() << "\n";
   if (!loaded.ok()) std::cerr << loaded.error_text();
-  std::vector<std::string> paths;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(opt.spec, ec)) {
-    if (entry.path().extension() == ".yaml" && entry.path().filename() != "tags.yaml") paths.push_back(entry.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  const auto cat = sse::dialect::load_catalog_files(paths);
+  const auto cat = sse::dialect::load_catalog_files(conformance::catalog_paths(opt.spec));
   if (!cat.ok()) {
     std::cerr << cat.error_text();
     return exit_usage;

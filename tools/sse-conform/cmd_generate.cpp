@@ -2,17 +2,15 @@
 // `sse-conform generate-cases`: writes conformance/cases/generated/ from the
 // catalogs (ssec/conformance/generator.hpp); with --check, writes nothing
 // and exits 1 when the committed files differ from what it would write.
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
-#include <variant>
 
 #include "commands.hpp"
 #include "ssec/conformance/generator.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/spec_folder.hpp"
 #include "ssec/input.hpp"
 
 namespace ssec::cli {
@@ -27,78 +25,25 @@ struct generate_options {
   bool check = false;
 };
 
-// The catalogs of a spec folder: every *.yaml but tags.yaml, in name order.
-std::vector<std::string> catalog_paths(const fs::path& spec) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(spec, ec)) {
-    const auto p = entry.path();
-    if (p.extension() == ".yaml" && p.filename() != "tags.yaml") out.push_back(p.string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Ids the generator must not take: every `- id:` of the hand-written case
-// files (read as text, so a file that fails to load still reserves its ids),
-// and the ids spec/DECISIONS.md reserves (`ABCD` in backquotes).
-bool id_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-
-std::string_view trimmed(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// The id of a `- id: ABCD` line (any spacing), or empty.
-std::string_view id_of_line(std::string_view line) {
-  line = trimmed(line);
-  if (line.empty() || line.front() != '-') return {};
-  line = trimmed(line.substr(1));
-  if (!line.starts_with("id:")) return {};
-  line = trimmed(line.substr(3));
-  return line.size() == 4 && std::all_of(line.begin(), line.end(), id_char) ? line : std::string_view{};
-}
-
-std::set<std::string> reserved_ids(const fs::path& cases, const fs::path& generated, const fs::path& spec) {
-  std::set<std::string> ids;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(cases, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && fs::equivalent(it->path(), generated, ec)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->path().extension() != ".yaml") continue;
-    std::ifstream in(it->path());
-    for (std::string line; std::getline(in, line);) {
-      if (const auto id = id_of_line(line); !id.empty()) ids.insert(std::string(id));
-    }
-  }
-  if (const auto text = read_all((spec / "DECISIONS.md").string())) {
-    const std::string_view s = text.value();
-    for (std::size_t i = 0; i + 6 <= s.size();) {
-      const std::string_view quoted = s.substr(i + 1, 4);
-      if (s[i] == '`' && s[i + 5] == '`' && std::all_of(quoted.begin(), quoted.end(), id_char)) {
-        if (conformance::is_valid_case_id(std::string(quoted))) ids.insert(std::string(quoted));
-        i += 6;
-      } else {
-        ++i;
-      }
-    }
-  }
-  return ids;
-}
-
 int run_generate(const generate_options& opt) {
   const fs::path out(opt.out);
   const fs::path cases = opt.cases.empty() ? out.parent_path() : fs::path(opt.cases);
-  const auto loaded = sse::dialect::load_catalog_files(catalog_paths(opt.spec));
+  const auto loaded = sse::dialect::load_catalog_files(conformance::catalog_paths(opt.spec));
   if (!loaded.ok()) {
     std::cerr << loaded.error_text();
     return exit_usage;
   }
-  const auto files = conformance::generate_cases(*loaded.value, reserved_ids(cases, out, opt.spec));
+  std::vector<ssec::error> tag_errors;
+  const fs::path tags_path = fs::path(opt.spec) / "tags.yaml";
+  const auto tags = conformance::load_tags(tags_path, tags_path.string(), tag_errors);
+  for (const auto& e : tag_errors) std::cerr << e.to_string() << '\n';
+  if (!tag_errors.empty()) return exit_usage;
+  const auto reserved = conformance::reserved_case_ids(cases, out, opt.spec, tags);
+  if (!reserved) {
+    std::cerr << reserved.error().to_string();
+    return exit_usage;
+  }
+  const auto files = conformance::generate_cases(*loaded.value, *reserved);
   std::set<std::string> names;
   int differences = 0;
   for (const auto& f : files) {
@@ -136,11 +81,7 @@ int run_generate(const generate_options& opt) {
     }
   }
   std::size_t count = 0;
-  for (const auto& f : files) {
-    std::istringstream lines(f.text);
-    std::string line;
-    while (std::getline(lines, line)) count += line.starts_with("- id: ") ? 1 : 0;
-  }
+  for (const auto& f : files) count += conformance::load_cases_from_text(f.text, f.name, "generated", tags).value.size();
   if (opt.check) {
     if (differences != 0) {
       std::cerr << "the generated cases are stale: run sse-conform generate-cases --spec " << opt.spec << " --out " << opt.out << "\n";

@@ -116,10 +116,9 @@ int run_matrix(const run_args& a) {
       continue;
     }
     if (!loaded && !(loaded = load_cases(a))) return exit_usage;
-    std::string why;
-    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->value, &why);
+    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->value);
     if (!from_lines) {
-      std::cerr << "sse-conform run: " << why << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
+      std::cerr << "sse-conform run: " << from_lines.error().to_string() << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
       return exit_usage;
     }
     for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));
@@ -172,11 +171,12 @@ int run(const run_args& a) {
   o.plan = *plan;
   if (a.seed_given) o.plan.seed = a.seed;
   if (!a.chunking.empty()) {
-    o.only_chunking = h::chunking_from_name(a.chunking, &why);
-    if (!o.only_chunking) {
-      std::cerr << "sse-conform run: --chunking: " << why << "\n";
+    const auto only = h::chunking_from_name(a.chunking);
+    if (!only) {
+      std::cerr << "sse-conform run: --chunking: " << only.error().to_string() << "\n";
       return exit_usage;
     }
+    o.only_chunking = *only;
   }
   if (a.timeout_ms <= 0 || a.jobs == 0) {
     std::cerr << "sse-conform run: --timeout-ms and --jobs must be positive\n";
@@ -205,11 +205,12 @@ int run(const run_args& a) {
 
   std::optional<h::baseline> base;
   if (!a.baseline.empty()) {
-    base = h::load_baseline(a.baseline, &why);
-    if (!base) {
-      std::cerr << "sse-conform run: " << why << "\n";
+    auto loaded_base = h::load_baseline(a.baseline);
+    if (!loaded_base) {
+      std::cerr << "sse-conform run: " << loaded_base.error().to_string() << "\n";
       return exit_usage;
     }
+    base = std::move(loaded_base).value();
   }
 
   const bool progress_bar = !a.no_progress && ::isatty(STDERR_FILENO) && selected.size() > 20;

@@ -72,7 +72,10 @@ int run_serve(const serve_cli& o) {
     std::ofstream out(o.browser_results);
     out << live::matrix_lines(rows);
     std::size_t failed = 0;
-    for (const auto& r : rows) failed += r.status == "FAIL" || r.status == "TIMEOUT";
+    for (const auto& r : rows) {
+      failed += r.outcome == conformance::outcome::fail || r.outcome == conformance::outcome::non_strict ||
+                r.outcome == conformance::outcome::timeout;
+    }
     std::cout << "sse-conform serve: " << rows.size() << " browser results, " << failed << " failed\n";
     if (rows.empty()) return exit_usage;
     return failed == 0 ? exit_ok : exit_failure;

@@ -411,24 +411,25 @@ TEST_F(harness, jobs_give_the_same_results_in_the_same_order) {
 
 TEST_F(harness, baseline_lists_known_failures_and_catches_stale_entries) {
   auto r = run(broken("wrong", "--on A2B3"));
-  std::string why;
-  const auto b = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt", &why);
-  ASSERT_TRUE(b) << why;
+  const auto b = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt");
+  ASSERT_TRUE(b) << b.error().to_string();
   h::apply_baseline(*b, r.cases);
   EXPECT_TRUE(find(r, "A2B3").baselined);
   EXPECT_TRUE(find(r, "G7H8").stale);
   EXPECT_EQ(h::exit_status(r, false), 1);  // the stale entry
-  const auto only_known = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3\n", "b.txt", &why);
+  const auto only_known = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3\n", "b.txt");
   auto r2 = run(broken("wrong", "--on A2B3"));
   h::apply_baseline(*only_known, r2.cases);
   EXPECT_EQ(h::exit_status(r2, false), 0);
   EXPECT_EQ(h::write_baseline(r.cases, false), "# sse-conform baseline 1\nwire/basics/A2B3  # fail\n");
 
-  EXPECT_FALSE(h::parse_baseline("wire/basics/A2B3\n", "b.txt", &why));
-  EXPECT_EQ(why, "b.txt:1: a baseline starts with the line `# sse-conform baseline 1`");
-  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nA2B3\n", "b.txt", &why));
-  EXPECT_EQ(why, "b.txt:2: `A2B3` is not a case path such as wire/bom/K7P2");
-  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nwire/a/B2\nwire/a/B2\n", "b.txt", &why));
+  const auto no_header = h::parse_baseline("wire/basics/A2B3\n", "b.txt");
+  ASSERT_FALSE(no_header);
+  EXPECT_EQ(no_header.error().to_string(), "b.txt:1: a baseline starts with the line `# sse-conform baseline 1`");
+  const auto not_a_path = h::parse_baseline("# sse-conform baseline 1\nA2B3\n", "b.txt");
+  ASSERT_FALSE(not_a_path);
+  EXPECT_EQ(not_a_path.error().to_string(), "b.txt:2: `A2B3` is not a case path such as wire/bom/K7P2");
+  EXPECT_FALSE(h::parse_baseline("# sse-conform baseline 1\nwire/a/B2\nwire/a/B2\n", "b.txt"));
 }
 
 TEST(harness_units, globs_and_chunking_names) {
@@ -438,13 +439,13 @@ TEST(harness_units, globs_and_chunking_names) {
   EXPECT_FALSE(h::glob_match("chat/*", "wire/bom/K7P2"));
   EXPECT_TRUE(h::glob_match("*", ""));
   for (const std::string name : {"whole", "as-written", "bytes", "split@17", "random(seed=12345)"}) {
-    const auto k = h::chunking_from_name(name, nullptr);
+    const auto k = h::chunking_from_name(name);
     ASSERT_TRUE(k) << name;
     EXPECT_EQ(k->name(), name);
   }
-  std::string why;
-  EXPECT_FALSE(h::chunking_from_name("random(seed=x)", &why));
-  EXPECT_NE(why.find("unknown chunking"), std::string::npos);
+  const auto unknown = h::chunking_from_name("random(seed=x)");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("unknown chunking"), std::string::npos);
 }
 
 TEST(harness_units, malformed_answers_say_what_is_wrong) {
@@ -750,11 +751,16 @@ TEST(harness_units, service_skips_what_the_service_protocol_cannot_express) {
 // become reports of the `run --json` shape, so the matrix reads one shape.
 TEST_F(harness, browser_result_lines_become_run_reports) {
   std::string why;
+  // Fails (false) and keeps the error's text in `why`.
+  const auto fails = [&](const auto& r) {
+    why = r ? std::string() : r.error().to_string();
+    return !r.ok();
+  };
   const auto reports = h::reports_from_result_lines(
       "browser:chromium  basics_A2B3  PASS\nbrowser:chromium  basics_C4D5  FAIL\n# a comment\n\n"
       "browser:chromium basics_E6F7 IMPL_DIFFER\nbrowser:firefox basics_A2B3 TIMEOUT\n",
-      "b.txt", loaded_->value, &why);
-  ASSERT_TRUE(reports) << why;
+      "b.txt", loaded_->value);
+  ASSERT_TRUE(reports) << reports.error().to_string();
   ASSERT_EQ(reports->size(), 2u);
   const auto& chromium = (*reports)[0];
   EXPECT_EQ(chromium["format"], "sse-conform-run");
@@ -769,15 +775,15 @@ TEST_F(harness, browser_result_lines_become_run_reports) {
   EXPECT_EQ((*reports)[1]["adapter"]["name"], "firefox");
   EXPECT_EQ((*reports)[1]["cases"][0]["outcome"], "timeout");
 
-  EXPECT_FALSE(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->value, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("browser:chromium basics_A2B3\n", "b.txt", loaded_->value)));
   EXPECT_NE(why.find("b.txt:1: expected"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->value, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("\nx basics_ZZ99 PASS\n", "b.txt", loaded_->value)));
   EXPECT_NE(why.find("b.txt:2: no case named `basics_ZZ99`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->value, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("x basics_A2B3 GREAT\n", "b.txt", loaded_->value)));
   EXPECT_NE(why.find("unknown status `GREAT`"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->value, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("x basics_A2B3 PASS\nx basics_A2B3 FAIL\n", "b.txt", loaded_->value)));
   EXPECT_NE(why.find("b.txt:2: `basics_A2B3` is listed twice"), std::string::npos) << why;
-  EXPECT_FALSE(h::reports_from_result_lines("", "b.txt", loaded_->value, &why));
+  EXPECT_TRUE(fails(h::reports_from_result_lines("", "b.txt", loaded_->value)));
 }
 
 // A dialect-layer case in a browser file is graded at the wire level only,
@@ -795,12 +801,11 @@ TEST(harness_units, browser_results_of_dialect_and_limits_cases_are_skipped) {
   ASSERT_NE(chat, all.value.end());
   ASSERT_NE(wire, all.value.end());
   ASSERT_NE(limited, all.value.end());
-  std::string why;
   const auto reports = h::reports_from_result_lines("browser:chromium " + chat->test_name() + " PASS\nbrowser:chromium " +
                                                         wire->test_name() + " PASS\nbrowser:chromium " +
                                                         limited->test_name() + " IMPL_DIFFER\n",
-                                                    "b.txt", all.value, &why);
-  ASSERT_TRUE(reports) << why;
+                                                    "b.txt", all.value);
+  ASSERT_TRUE(reports) << reports.error().to_string();
   for (const auto& c : (*reports)[0]["cases"]) {
     if (c["id"] == h::case_path(*chat)) {
       EXPECT_EQ(c["outcome"], "skip");

@@ -45,24 +45,21 @@ adapter_process::adapter_process(std::string command, std::size_t max_answer_byt
 
 adapter_process::~adapter_process() { stop(std::chrono::milliseconds(200)); }
 
-bool adapter_process::start() {
-  if (running()) return true;
+result<void> adapter_process::start() {
+  if (running()) return {};
   int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) {
-    last_error_ = std::string("pipe: ") + std::strerror(errno);
-    return false;
-  }
+  if (::pipe2(in, O_CLOEXEC) != 0) return error{std::string("pipe: ") + std::strerror(errno)};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-    last_error_ = std::string("pipe: ") + std::strerror(errno);
+    const int saved = errno;
     ::close(in[0]);
     ::close(in[1]);
-    return false;
+    return error{std::string("pipe: ") + std::strerror(saved)};
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
-    last_error_ = std::string("fork: ") + std::strerror(errno);
+    const int saved = errno;
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-    return false;
+    return error{std::string("fork: ") + std::strerror(saved)};
   }
   if (pid == 0) {
     // Own process group, so kill() reaches whatever the shell starts.
@@ -85,7 +82,7 @@ bool adapter_process::start() {
   pid_ = pid;
   pending_.clear();
   ++starts_;
-  return true;
+  return {};
 }
 
 void adapter_process::drain_stderr() {
@@ -152,8 +149,8 @@ void adapter_process::stop(std::chrono::milliseconds grace) {
 
 exchange adapter_process::exchange_line(const std::string& request, std::chrono::milliseconds timeout) {
   exchange result;
-  if (!start()) {
-    result.detail = last_error_;
+  if (const auto started = start(); !started) {
+    result.detail = started.error().message;
     return result;
   }
   const auto deadline = clock::now() + timeout;

@@ -5,11 +5,8 @@
 
 namespace ssec {
 
-std::optional<parse_request> parse_request_from_json(const nlohmann::json& j, std::string* why) {
-  const auto fail = [&](std::string reason) -> std::optional<parse_request> {
-    if (why) *why = std::move(reason);
-    return std::nullopt;
-  };
+result<parse_request> parse_request_from_json(const nlohmann::json& j) {
+  const auto fail = [](std::string reason) -> result<parse_request> { return error{std::move(reason)}; };
   if (!j.is_object()) return fail("a parse request must be a JSON object");
   if (!j.contains("id") || !j["id"].is_string()) return fail("parse request lacks a string \"id\"");
   if (!j.contains("layer") || !j["layer"].is_string()) return fail("parse request lacks a string \"layer\"");

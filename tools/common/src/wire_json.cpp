@@ -11,11 +11,8 @@ nlohmann::ordered_json to_json(const sse::event& e) {
   return nlohmann::ordered_json{{"type", e.type}, {"data", e.data}, {"lastEventId", e.last_event_id}};
 }
 
-std::optional<sse::event> wire_event_from_json(const nlohmann::json& j, std::string* why) {
-  const auto fail = [&](std::string reason) -> std::optional<sse::event> {
-    if (why) *why = std::move(reason);
-    return std::nullopt;
-  };
+result<sse::event> wire_event_from_json(const nlohmann::json& j) {
+  const auto fail = [](std::string reason) -> result<sse::event> { return error{std::move(reason)}; };
   if (!j.is_object()) return fail("an event must be a JSON object");
   sse::event e;
   for (const auto& [key, value] : j.items()) {

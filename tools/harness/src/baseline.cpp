@@ -16,12 +16,11 @@ bool is_path_char(char ch) {
 }
 }  // namespace
 
-std::optional<baseline> parse_baseline(std::string_view text, std::string_view display, std::string* why) {
+result<baseline> parse_baseline(std::string_view text, std::string_view display) {
   baseline b;
   std::size_t line_no = 0;
-  const auto fail = [&](const std::string& reason) -> std::optional<baseline> {
-    if (why) *why = std::string(display) + ":" + std::to_string(line_no) + ": " + reason;
-    return std::nullopt;
+  const auto fail = [&](const std::string& reason) -> result<baseline> {
+    return error{reason, std::string(display), line_no, 0};
   };
   while (!text.empty() || line_no == 0) {
     const std::size_t lf = text.find('\n');
@@ -47,15 +46,12 @@ std::optional<baseline> parse_baseline(std::string_view text, std::string_view d
   return b;
 }
 
-std::optional<baseline> load_baseline(const std::filesystem::path& path, std::string* why) {
+result<baseline> load_baseline(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (why) *why = path.string() + ": cannot read the baseline";
-    return std::nullopt;
-  }
+  if (!in) return error{"cannot read the baseline", path.string()};
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_baseline(text.str(), path.string(), why);
+  return parse_baseline(text.str(), path.string());
 }
 
 void apply_baseline(const baseline& b, std::vector<case_result>& results) {

@@ -70,7 +70,7 @@ std::vector<const conf::test_case*> select_cases(const std::vector<conf::test_ca
   return out;
 }
 
-std::optional<conf::chunking> chunking_from_name(std::string_view name, std::string* why) {
+result<conf::chunking> chunking_from_name(std::string_view name) {
   const auto number = [](std::string_view digits) -> std::optional<std::uint64_t> {
     std::uint64_t n = 0;
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
@@ -86,18 +86,14 @@ std::optional<conf::chunking> chunking_from_name(std::string_view name, std::str
   } else if (name.starts_with("random(seed=") && name.ends_with(")")) {
     if (auto n = number(name.substr(12, name.size() - 13))) return conf::chunking{kind::random, *n};
   }
-  if (why) {
-    *why = "unknown chunking `" + std::string(name) +
-           "` (known: whole, as-written, bytes, split@N, random(seed=N), as the reports name them)";
-  }
-  return std::nullopt;
+  return error{"unknown chunking `" + std::string(name) +
+               "` (known: whole, as-written, bytes, split@N, random(seed=N), as the reports name them)"};
 }
 
-std::optional<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout, std::string* why) {
-  const auto fail = [&](std::string reason) -> std::optional<adapter_info> {
+result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout) {
+  const auto fail = [&](std::string reason) -> result<adapter_info> {
     const std::string tail = proc.stderr_tail();
-    if (why) *why = reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail);
-    return std::nullopt;
+    return error{reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail)};
   };
   const exchange ex = proc.exchange_line(dump_line(json{{"op", "hello"}, {"protocol", adapter_protocol_version}}), timeout);
   switch (ex.status) {
@@ -192,10 +188,9 @@ struct worker_adapter {
   // Empty when ready, else why not.
   std::string ready() {
     if (proc.running()) return {};
-    std::string why;
-    if (!say_hello(proc, options.hello_timeout, &why)) {
+    if (const auto hello = say_hello(proc, options.hello_timeout); !hello) {
       proc.kill();
-      return "the restarted adapter did not say hello: " + why;
+      return "the restarted adapter did not say hello: " + hello.error().message;
     }
     return {};
   }
@@ -285,8 +280,9 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
       adapter.proc.kill();  // whatever state it is in, the next chunking gets a fresh one
       break;
     }
-    const decoded_answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
-    if (!answer.malformed.empty()) {
+    const conf::answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
+    const conf::grade graded = grade_answer(c, answer, o.strict);
+    if (graded.outcome == outcome::error) {
       broke = outcome::error;
       r.reason = "malformed answer: " + answer.malformed;
       r.failure = detail(ex.line.substr(0, 2000), r.reason);
@@ -294,7 +290,7 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
       adapter.proc.kill();  // its output may be out of step with our requests now
       break;
     }
-    if (auto m = compare_answer(c, answer)) {
+    if (const auto& m = graded.mismatch) {
       ++r.chunkings_failed;
       if (!r.failure) {
         r.failure = detail(m->received, m->first_difference);
@@ -322,11 +318,10 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
   const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(cases.size(), 1))));
   std::vector<std::unique_ptr<worker_adapter>> adapters;
   adapters.push_back(std::make_unique<worker_adapter>(options));
-  std::string why;
-  const auto info = say_hello(adapters.front()->proc, options.hello_timeout, &why);
+  const auto info = say_hello(adapters.front()->proc, options.hello_timeout);
   if (!info) {
     adapters.front()->proc.kill();
-    result.setup_error = why;
+    result.setup_error = info.error().message;
     return result;
   }
   result.adapter = *info;

@@ -2,13 +2,13 @@
 #include "ssec/harness/reports.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "ssec/harness/baseline.hpp"
+#include "ssec/junit.hpp"
 
 namespace ssec::harness {
 
@@ -20,31 +20,6 @@ int exit_status(const run_result& r, bool strict) {
   return std::any_of(r.cases.begin(), r.cases.end(), [&](const case_result& c) { return counts_as_failure(c, strict); })
              ? 1
              : 0;
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default:
-        // XML 1.0 forbids most C0 controls even as references: show them escaped.
-        if (u < 0x20 && ch != '\n' && ch != '\t') {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02X", u);
-          out += buf;
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  return out;
 }
 
 namespace {
@@ -255,7 +230,6 @@ ordered to_json_report(const run_result& r, const run_options& o) {
 std::string to_junit(const run_result& r, const run_options& o) {
   std::map<std::string, std::vector<const case_result*>> suites;
   for (const auto& c : r.cases) suites[std::string(conf::to_string(c.c->layer))].push_back(&c);
-  std::ostringstream x;
   const auto is_failure = [&](const case_result& c) {
     return counts_as_failure(c, o.strict) && c.outcome != outcome::error && c.outcome != outcome::timeout;
   };
@@ -263,16 +237,22 @@ std::string to_junit(const run_result& r, const run_options& o) {
     return !c.baselined && (c.outcome == outcome::error || c.outcome == outcome::timeout);
   };
   const auto is_skipped = [](const case_result& c) { return c.outcome == outcome::skip || c.baselined; };
-  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  // Numbers as an ostream writes them (the report's format since the start).
+  const auto number = [](auto v) {
+    std::ostringstream n;
+    n << v;
+    return n.str();
+  };
   std::size_t failures = 0, errors = 0, skipped = 0;
   for (const auto& c : r.cases) {
     failures += is_failure(c);
     errors += is_error(c);
     skipped += is_skipped(c);
   }
-  x << "<testsuites name=\"sse-conform " << xml_escape(r.adapter.name) << "\" tests=\"" << r.cases.size()
-    << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\""
-    << r.seconds << "\">\n";
+  junit::document doc;
+  doc.attributes = {{"name", "sse-conform " + r.adapter.name},      {"tests", number(r.cases.size())},
+                    {"failures", number(failures)},                  {"errors", number(errors)},
+                    {"skipped", number(skipped)},                    {"time", number(r.seconds)}};
   for (const auto& [layer, list] : suites) {
     std::size_t f = 0, e = 0, s = 0;
     double t = 0;
@@ -282,12 +262,16 @@ std::string to_junit(const run_result& r, const run_options& o) {
       s += is_skipped(*c);
       t += c->seconds;
     }
-    x << "  <testsuite name=\"" << xml_escape(layer) << "\" tests=\"" << list.size() << "\" failures=\"" << f
-      << "\" errors=\"" << e << "\" skipped=\"" << s << "\" time=\"" << t << "\">\n";
+    junit::testsuite suite;
+    suite.attributes = {{"name", layer},   {"tests", number(list.size())}, {"failures", number(f)},
+                        {"errors", number(e)}, {"skipped", number(s)},     {"time", number(t)}};
     for (const auto* c : list) {
-      x << "    <testcase classname=\"" << xml_escape(layer + "." + c->c->topic) << "\" name=\""
-        << xml_escape(c->path + " " + c->c->name) << "\" file=\"" << xml_escape(c->c->where.file) << "\" line=\""
-        << c->c->where.line << "\" time=\"" << c->seconds << "\">\n";
+      junit::testcase tc;
+      tc.attributes = {{"classname", layer + "." + c->c->topic},
+                       {"name", c->path + " " + c->c->name},
+                       {"file", c->c->where.file},
+                       {"line", number(c->c->where.line)},
+                       {"time", number(c->seconds)}};
       std::string body;
       if (c->failure) {
         const auto& d = *c->failure;
@@ -295,29 +279,24 @@ std::string to_junit(const run_result& r, const run_options& o) {
                "\n" + d.first_difference + (d.stderr_tail.empty() ? "" : "\nadapter stderr:\n" + d.stderr_tail) +
                "\nreproduce: " + d.reproduce;
       }
+      const std::string type(to_string(c->outcome));
       if (c->stale) {
-        x << "      <failure type=\"stale\" message=\"listed in the baseline but passes now\"/>\n";
+        tc.results.push_back({"failure", {{"type", "stale"}, {"message", "listed in the baseline but passes now"}}, ""});
       } else if (is_skipped(*c)) {
-        x << "      <skipped message=\""
-          << xml_escape(c->baselined ? "expected " + std::string(to_string(c->outcome)) + " (baseline): " + c->reason
-                                     : c->reason)
-          << "\"/>\n";
+        tc.results.push_back(
+            {"skipped", {{"message", c->baselined ? "expected " + type + " (baseline): " + c->reason : c->reason}}, ""});
       } else if (is_error(*c)) {
-        x << "      <error type=\"" << to_string(c->outcome) << "\" message=\"" << xml_escape(c->reason) << "\">"
-          << xml_escape(body) << "</error>\n";
+        tc.results.push_back({"error", {{"type", type}, {"message", c->reason}}, body});
       } else if (is_failure(*c)) {
-        x << "      <failure type=\"" << to_string(c->outcome) << "\" message=\"" << xml_escape(c->reason) << "\">"
-          << xml_escape(body) << "</failure>\n";
+        tc.results.push_back({"failure", {{"type", type}, {"message", c->reason}}, body});
       } else if (c->outcome != outcome::pass) {
-        x << "      <system-out>" << xml_escape(std::string(to_string(c->outcome)) + ": " + c->reason + "\n" + body)
-          << "</system-out>\n";
+        tc.results.push_back({"system-out", {}, type + ": " + c->reason + "\n" + body});
       }
-      x << "    </testcase>\n";
+      suite.cases.push_back(std::move(tc));
     }
-    x << "  </testsuite>\n";
+    doc.suites.push_back(std::move(suite));
   }
-  x << "</testsuites>\n";
-  return x.str();
+  return junit::write(doc);
 }
 
 std::string to_html(const run_result& r, const run_options& o) {
@@ -441,20 +420,17 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
 
 namespace ssec::harness {
 
-std::optional<std::vector<ordered>> reports_from_result_lines(std::string_view text, std::string_view display,
-                                                              const std::vector<conf::test_case>& cases, std::string* why) {
+result<std::vector<ordered>> reports_from_result_lines(std::string_view text, std::string_view display,
+                                                       const std::vector<conf::test_case>& cases) {
   std::map<std::string, const conf::test_case*, std::less<>> by_name;
   for (const auto& c : cases) by_name.emplace(c.test_name(), &c);
   // Per impl: the status line of each case it lists.
   std::vector<std::string> impls;
   std::map<std::string, std::map<const conf::test_case*, std::string>> statuses;
   std::size_t line_no = 0;
-  const auto fail = [&](const std::string& reason) -> std::optional<std::vector<ordered>> {
-    if (why) *why = std::string(display) + ":" + std::to_string(line_no) + ": " + reason;
-    return std::nullopt;
+  const auto fail = [&](const std::string& reason) -> result<std::vector<ordered>> {
+    return error{reason, std::string(display), line_no, 0};
   };
-  static const std::set<std::string, std::less<>> known{"PASS",  "FAIL",    "IMPL_ACCEPT", "IMPL_DIFFER",
-                                                         "CRASH", "TIMEOUT", "SKIPPED"};
   while (!text.empty()) {
     const std::size_t lf = text.find('\n');
     std::string_view line = text.substr(0, lf);
@@ -467,8 +443,8 @@ std::optional<std::vector<ordered>> reports_from_result_lines(std::string_view t
     if (fields.size() != 3) return fail("expected `<impl>  <case>  <STATUS>`, got `" + std::string(line.substr(0, 200)) + "`");
     const auto c = by_name.find(fields[1]);
     if (c == by_name.end()) return fail("no case named `" + fields[1] + "` in the case files");
-    if (!known.contains(fields[2])) {
-      return fail("unknown status `" + fields[2] + "` (known: PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, CRASH, TIMEOUT, SKIPPED)");
+    if (!conf::outcome_from_result_status(fields[2], c->second->verdict)) {
+      return fail("unknown status `" + fields[2] + "` (known: " + std::string(conf::known_result_statuses()) + ")");
     }
     if (!statuses.contains(fields[0])) impls.push_back(fields[0]);
     if (!statuses[fields[0]].emplace(c->second, fields[2]).second) {
@@ -500,12 +476,7 @@ std::optional<std::vector<ordered>> reports_from_result_lines(std::string_view t
       } else {
         const std::string& st = it->second;
         cr.chunkings_run = st == "SKIPPED" ? 0 : 1;
-        cr.outcome = st == "PASS" || st == "IMPL_ACCEPT" ? outcome::pass
-                     : st == "FAIL"                      ? mismatch_outcome(c.verdict, false)
-                     : st == "IMPL_DIFFER"               ? outcome::informational
-                     : st == "TIMEOUT"                   ? outcome::timeout
-                     : st == "CRASH"                     ? outcome::error
-                                                         : outcome::skip;
+        cr.outcome = conf::outcome_from_result_status(st, c.verdict).value_or(outcome::skip);
         cr.chunkings_failed = cr.outcome == outcome::pass || cr.outcome == outcome::skip ? 0 : 1;
         if (cr.outcome != outcome::pass) cr.reason = impl + " reported " + st + " (" + std::string(display) + ")";
       }

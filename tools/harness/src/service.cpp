@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +32,7 @@ std::string service_skip_reason(const conf::test_case& c) {
 namespace {
 
 // GET / on the service: its capabilities, or why not.
-std::optional<std::vector<std::string>> service_capabilities(const std::string& url, std::string* why) {
+result<std::vector<std::string>> service_capabilities(const std::string& url) {
   http::stream_request req;
   req.url = url;
   req.timeout_s = 10;
@@ -49,10 +48,7 @@ std::optional<std::vector<std::string>> service_capabilities(const std::string& 
   if (r.end != http::stream_end::complete) wrong = std::string(http::to_string(r.end)) + (r.error.empty() ? "" : ": " + r.error);
   else if (r.status != 200) wrong = "HTTP " + std::to_string(r.status);
   else if (!j.is_object()) wrong = "the body is not a JSON object";
-  if (!wrong.empty()) {
-    *why = "the test service at " + url + " did not answer GET / with its capabilities (" + wrong + ")";
-    return std::nullopt;
-  }
+  if (!wrong.empty()) return error{"the test service at " + url + " did not answer GET / with its capabilities (" + wrong + ")"};
   std::vector<std::string> caps;
   if (j.contains("capabilities") && j["capabilities"].is_array()) {
     for (const auto& c : j["capabilities"]) {
@@ -80,10 +76,8 @@ case_result run_one_through_service(const conf::test_case& c, const std::string&
   so.stream_base_url = stream_base_url;
   so.case_timeout_s = std::chrono::duration<double>(budget).count();
   so.impl = "service";
-  std::optional<json> seen;
-  std::vector<live::browser_row> rows;
-  std::string error;
-  const bool reached = live::drive_service({c}, so, rows, error, [&](const conf::test_case&, const json& s) { seen = s; });
+  so.strict = o.strict;
+  const auto rows = live::drive_service({c}, so);
   r.chunkings_run = 1;
 
   failure_detail d;
@@ -98,44 +92,47 @@ case_result run_one_through_service(const conf::test_case& c, const std::string&
     r.seconds = std::chrono::duration<double>(steady::now() - started).count();
     return r;
   };
-  if (!reached) {
+  if (!rows) {
     d.received = "(no answer)";
-    d.first_difference = error;
+    d.first_difference = rows.error().message;
     r.failure = d;
-    return end(outcome::error, "the test service stopped answering: " + error);
+    return end(outcome::error, "the test service stopped answering: " + rows.error().message);
   }
-  if (!seen) {
-    // The driver did not run the case: it skipped it, or the service refused to open the stream.
-    const std::string detail = rows.empty() ? std::string("no result") : rows.front().detail;
-    if (!rows.empty() && rows.front().status == "SKIPPED") return end(outcome::skip, detail);
+  if (rows->empty()) {
     d.received = "(no stream)";
-    d.first_difference = detail;
+    d.first_difference = "no result";
     r.failure = d;
-    return end(outcome::error, detail);
+    return end(outcome::error, "no result");
   }
-  if (seen->value("status", "") == "timeout") {
-    d.received = "(the service reported no end of stream)";
-    d.first_difference = "no end of stream within " + std::to_string(budget.count()) + " ms";
-    d.budget = budget_detail{c.input.size(), chunks.size(), o.timeout, budget};
-    r.failure = d;
-    ++r.chunkings_failed;
-    return end(outcome::timeout, "timed out: the service reported no end of stream within " +
-                                     std::to_string(budget.count()) + " ms");
+  // The row is graded by the one grader already (grade_browser, strict as the run).
+  const live::browser_row& row = rows->front();
+  switch (row.outcome) {
+    case outcome::pass: return end(outcome::pass, "");
+    case outcome::skip: return end(outcome::skip, row.detail);
+    case outcome::error:
+      // The service refused to open the stream.
+      d.received = "(no stream)";
+      d.first_difference = row.detail;
+      r.failure = d;
+      return end(outcome::error, row.detail);
+    case outcome::timeout:
+      d.received = "(the service reported no end of stream)";
+      d.first_difference = "no end of stream within " + std::to_string(budget.count()) + " ms";
+      d.budget = budget_detail{c.input.size(), chunks.size(), o.timeout, budget};
+      r.failure = d;
+      ++r.chunkings_failed;
+      return end(outcome::timeout, "timed out: the service reported no end of stream within " +
+                                       std::to_string(budget.count()) + " ms");
+    default: break;
   }
-  decoded_answer answer;
-  answer.wire = conf::external_result{};
-  for (const auto& e : seen->value("events", json::array())) {
-    answer.wire->events.emplace_back(e.value("type", ""), e.value("data", ""), e.value("lastEventId", ""));
+  ++r.chunkings_failed;
+  if (row.mismatch) {
+    d.expected = row.mismatch->expected;
+    d.received = row.mismatch->received;
+    d.first_difference = row.mismatch->first_difference;
   }
-  if (auto m = compare_answer(c, answer)) {
-    ++r.chunkings_failed;
-    d.expected = m->expected;
-    d.received = m->received;
-    d.first_difference = m->first_difference;
-    r.failure = d;
-    return end(mismatch_outcome(c.verdict, o.strict), "the events the service reported differ");
-  }
-  return end(outcome::pass, "");
+  r.failure = d;
+  return end(row.outcome, "the events the service reported differ");
 }
 
 }  // namespace
@@ -144,10 +141,9 @@ run_result run_service(const std::vector<const conf::test_case*>& cases, const r
                        const progress_callback& progress) {
   const auto started = steady::now();
   run_result result;
-  std::string why;
-  const auto caps = service_capabilities(options.service, &why);
+  const auto caps = service_capabilities(options.service);
   if (!caps) {
-    result.setup_error = why;
+    result.setup_error = caps.error().message;
     return result;
   }
   result.adapter.name = "test service";

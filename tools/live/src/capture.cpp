@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ssec/base64.hpp"
+#include "ssec/input.hpp"
 
 namespace ssec::live {
 
@@ -45,7 +46,8 @@ bool looks_like_capture(std::string_view text) noexcept {
   return first.starts_with("{") && first.find(capture_magic) != std::string_view::npos;
 }
 
-std::variant<capture, capture_error> read_capture(std::string_view text) {
+result<capture> read_capture(std::string_view text, std::string_view display) {
+  const auto fail = [&](std::size_t line, std::string message) { return error{std::move(message), std::string(display), line, 0}; };
   capture c;
   c.end = "truncated";
   std::size_t line_no = 0;
@@ -59,43 +61,43 @@ std::variant<capture, capture_error> read_capture(std::string_view text) {
     ++line_no;
     if (line.empty()) continue;
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return capture_error{line_no, "not a JSON object"};
+    if (j.is_discarded() || !j.is_object()) return fail(line_no, "not a JSON object");
     if (!have_head) {
       if (j.value("format", std::string()) != capture_magic) {
-        return capture_error{line_no, "the first line must be the header {\"format\":\"sse-conform-capture\",...}"};
+        return fail(line_no, "the first line must be the header {\"format\":\"sse-conform-capture\",...}");
       }
       const int version = j.value("version", 0);
       if (version != capture_version) {
-        return capture_error{line_no, "capture version " + std::to_string(version) + " is not supported (this reader knows 1)"};
+        return fail(line_no, "capture version " + std::to_string(version) + " is not supported (this reader knows 1)");
       }
       c.source = j.value("source", std::string());
       c.status = j.value("status", 0L);
       c.timed = j.value("timed", true);
       if (j.contains("headers") && j["headers"].is_object()) {
         for (const auto& [k, v] : j["headers"].items()) {
-          if (!v.is_string()) return capture_error{line_no, "header '" + k + "' is not a string"};
+          if (!v.is_string()) return fail(line_no, "header '" + k + "' is not a string");
           c.headers[k] = v.get<std::string>();
         }
       }
       have_head = true;
       continue;
     }
-    if (have_end) return capture_error{line_no, "a line after the end line"};
+    if (have_end) return fail(line_no, "a line after the end line");
     if (j.contains("b64")) {
       if (!j["b64"].is_string() || !j.contains("t") || !j["t"].is_number()) {
-        return capture_error{line_no, "a piece needs \"t\" (number) and \"b64\" (string)"};
+        return fail(line_no, "a piece needs \"t\" (number) and \"b64\" (string)");
       }
       auto bytes = base64_decode(j["b64"].get<std::string>());
-      if (!bytes) return capture_error{line_no, "\"b64\" is not valid base64"};
+      if (!bytes) return fail(line_no, "\"b64\" is not valid base64");
       const double t = j["t"].get<double>();
-      if (t < last_t) return capture_error{line_no, "piece times must not decrease"};
+      if (t < last_t) return fail(line_no, "piece times must not decrease");
       last_t = t;
       c.pieces.push_back(piece{std::move(*bytes), t});
       if (c.seconds_to_first_byte < 0 && !c.pieces.back().bytes.empty()) c.seconds_to_first_byte = t;
       continue;
     }
     if (j.contains("end")) {
-      if (!j["end"].is_string()) return capture_error{line_no, "\"end\" must be a string"};
+      if (!j["end"].is_string()) return fail(line_no, "\"end\" must be a string");
       c.end = j["end"].get<std::string>();
       c.seconds_total = j.value("t", last_t);
       c.error = j.value("error", std::string());
@@ -103,11 +105,29 @@ std::variant<capture, capture_error> read_capture(std::string_view text) {
       have_end = true;
       continue;
     }
-    return capture_error{line_no, "neither a piece (\"b64\") nor the end line (\"end\")"};
+    return fail(line_no, "neither a piece (\"b64\") nor the end line (\"end\")");
   }
-  if (!have_head) return capture_error{1, "empty capture: no header line"};
+  if (!have_head) return fail(1, "empty capture: no header line");
   if (!have_end) c.seconds_total = last_t;
   return c;
+}
+
+result<capture> load_capture_or_stream(const std::string& path) {
+  auto text = read_all(path);
+  if (!text) return text.error();
+  std::string& bytes = text.value();
+  if (looks_like_capture(bytes)) {
+    auto read = read_capture(bytes, path);
+    if (!read) return read.error();
+    capture cap = std::move(read).value();
+    cap.source = path + " (capture of " + cap.source + ")";
+    return cap;
+  }
+  capture cap;
+  cap.source = path;
+  cap.timed = false;
+  cap.pieces.push_back({std::move(bytes), 0});
+  return cap;
 }
 
 }  // namespace ssec::live

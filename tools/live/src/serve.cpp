@@ -322,41 +322,39 @@ void handle(case_server::state& st, const http::request& req, http::response& re
 
 }  // namespace
 
-browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen) {
-  browser_row row{impl, c.test_name(), "PASS", {}};
+browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen, bool strict) {
+  browser_row row{impl, c.test_name(), conformance::outcome::pass, c.verdict, {}, {}};
   const auto needs = conformance::required_capabilities(c);
   if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
-    row.status = "SKIPPED";
+    row.outcome = conformance::outcome::skip;
     row.detail = "a browser does not expose the reconnection time";
     return row;
   }
   const std::string status = seen.value("status", std::string());
   if (status == "timeout") {
-    row.status = "TIMEOUT";
+    row.outcome = conformance::outcome::timeout;
     return row;
   }
-  conformance::external_result got;
-  if (status == "failed") got.error = "the browser failed the connection";
+  conformance::answer got;
+  got.wire = conformance::external_result{};
+  if (status == "failed") got.wire->error = "the browser failed the connection";
   if (seen.contains("events") && seen["events"].is_array()) {
     for (const auto& e : seen["events"]) {
       if (!e.is_object()) continue;
-      got.events.emplace_back(e.value("type", std::string()), e.value("data", std::string()), e.value("lastEventId", std::string()));
+      got.wire->events.emplace_back(e.value("type", std::string()), e.value("data", std::string()),
+                                    e.value("lastEventId", std::string()));
     }
   }
-  const auto diff = conformance::compare_external(c.events, got);
-  const bool impl_case = c.verdict == conformance::verdict::impl;
-  if (!diff) {
-    row.status = impl_case ? "IMPL_ACCEPT" : "PASS";
-  } else {
-    row.status = impl_case ? "IMPL_DIFFER" : "FAIL";
-    row.detail = "expected " + diff->expected_line + ", got " + diff->got_line;
-  }
+  auto graded = conformance::grade_answer(c, got, strict);
+  row.outcome = graded.outcome;
+  if (graded.mismatch) row.detail = graded.mismatch->first_difference;
+  row.mismatch = std::move(graded.mismatch);
   return row;
 }
 
 std::string matrix_lines(const std::vector<browser_row>& rows) {
   std::string out;
-  for (const auto& r : rows) out += r.impl + "  " + r.case_name + "  " + r.status + "\n";
+  for (const auto& r : rows) out += r.impl + "  " + r.case_name + "  " + std::string(r.status()) + "\n";
   return out;
 }
 

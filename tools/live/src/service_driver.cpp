@@ -51,14 +51,12 @@ struct callback_log {
 
 }  // namespace
 
-bool drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt, std::vector<browser_row>& rows,
-                   std::string& error, const service_seen_callback& on_seen) {
+result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt) {
   const auto caps = call("GET", opt.service_url);
   const auto caps_json = nlohmann::json::parse(caps.body, nullptr, false);
   if (!caps.ok || caps.status != 200 || !caps_json.is_object()) {
-    error = "the test service at " + opt.service_url + " did not answer GET / with its capabilities" +
-            (caps.error.empty() ? "" : ": " + caps.error);
-    return false;
+    return error{"the test service at " + opt.service_url + " did not answer GET / with its capabilities" +
+                 (caps.error.empty() ? "" : ": " + caps.error)};
   }
   std::vector<std::string> capabilities;
   if (caps_json.contains("capabilities") && caps_json["capabilities"].is_array()) {
@@ -83,16 +81,17 @@ bool drive_service(const std::vector<conformance::test_case>& cases, const servi
       },
       "127.0.0.1", 0);
   if (!callbacks.ok()) {
-    error = "could not start the callback server: " + callbacks.error();
-    return false;
+    return error{"could not start the callback server: " + callbacks.error()};
   }
 
+  std::vector<browser_row> rows;
   std::size_t stream_no = 0;
   for (const auto& c : cases) {
     ++stream_no;
     const auto needs = conformance::required_capabilities(c);
     if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
-      rows.push_back({opt.impl, c.test_name(), "SKIPPED", "the service does not report the reconnection time"});
+      rows.push_back({opt.impl, c.test_name(), conformance::outcome::skip, c.verdict,
+                      "the service does not report the reconnection time", {}});
       continue;
     }
     const nlohmann::json open{{"streamUrl", opt.stream_base_url + "/case/" + c.test_name()},
@@ -101,7 +100,8 @@ bool drive_service(const std::vector<conformance::test_case>& cases, const servi
                               {"readTimeoutMs", static_cast<long>(opt.case_timeout_s * 1000)}};
     const auto opened = call("POST", opt.service_url, open.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (opened.status < 200 || opened.status >= 300) {
-      rows.push_back({opt.impl, c.test_name(), "FAIL", "the service refused to open the stream: HTTP " + std::to_string(opened.status)});
+      rows.push_back({opt.impl, c.test_name(), conformance::outcome::error, c.verdict,
+                      "the service refused to open the stream: HTTP " + std::to_string(opened.status), {}});
       continue;
     }
     // Wait for the stream's end: the service reports it as an error (and
@@ -132,11 +132,10 @@ bool drive_service(const std::vector<conformance::test_case>& cases, const servi
       if (url.starts_with("/")) url = opt.service_url.substr(0, opt.service_url.find('/', opt.service_url.find("//") + 2)) + url;
       call("DELETE", url);
     }
-    if (on_seen) on_seen(c, seen);
-    rows.push_back(grade_browser(c, opt.impl, seen));
+    rows.push_back(grade_browser(c, opt.impl, seen, opt.strict));
   }
   callbacks.stop();
-  return true;
+  return rows;
 }
 
 }  // namespace ssec::live

@@ -21,4 +21,9 @@ namespace ssec::conformance {
 /// chunking, and the first event or finding that differs (expected vs got).
 std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan);
 
+/// Checks any case against the whole reference: the wire parser
+/// (check_reference), then for dialect layers check_dialect_reference.
+/// nullopt when everything agrees, else the first failure's report.
+std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan);
+
 }  // namespace ssec::conformance

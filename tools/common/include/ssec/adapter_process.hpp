@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <string>
 
+#include "ssec/result.hpp"
+
 namespace ssec {
 
 /// How one request/response exchange ended.
@@ -41,9 +43,9 @@ class adapter_process {
   adapter_process(const adapter_process&) = delete;
   adapter_process& operator=(const adapter_process&) = delete;
 
-  /// Starts the child if it is not running. Returns false (and sets
-  /// last_error()) when fork/exec or the pipes fail.
-  bool start();
+  /// Starts the child if it is not running; an error when fork or the
+  /// pipes fail.
+  result<void> start();
 
   /// Sends `request` (one line, without LF) and waits for one answer line,
   /// at most `timeout`. On timeout or an oversized answer the child is
@@ -62,7 +64,6 @@ class adapter_process {
   /// The last bytes the child wrote to stderr.
   std::string stderr_tail() const;
   const std::string& command() const noexcept { return command_; }
-  const std::string& last_error() const noexcept { return last_error_; }
 
  private:
   void drain_stderr();
@@ -77,7 +78,6 @@ class adapter_process {
   int child_err_ = -1;
   std::string pending_;  // bytes read past the last answer line
   std::string stderr_;   // ring of the last stderr bytes
-  std::string last_error_;
   int starts_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ssec/conformance/case.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec {
 
@@ -25,8 +26,8 @@ struct parse_request {
   std::vector<std::string> chunks;  ///< Raw bytes, base64 already decoded.
 };
 
-/// Checks and decodes a parse request; nullopt with the reason in `why`.
-std::optional<parse_request> parse_request_from_json(const nlohmann::json& j, std::string* why);
+/// Checks and decodes a parse request; an error says what is wrong.
+result<parse_request> parse_request_from_json(const nlohmann::json& j);
 
 /// Builds the request the harness sends.
 nlohmann::json to_json(const parse_request& r);

@@ -7,6 +7,7 @@
 
 #include "sse/event.hpp"
 #include "sse/recording.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec {
 
@@ -15,9 +16,9 @@ namespace ssec {
 nlohmann::ordered_json to_json(const sse::event_view& e);
 nlohmann::ordered_json to_json(const sse::event& e);
 
-/// Reads the object above back; nullopt unless it has exactly those three
+/// Reads the object above back; an error unless it has exactly those three
 /// string members (an adapter's answer is checked with this).
-std::optional<sse::event> wire_event_from_json(const nlohmann::json& j, std::string* why = nullptr);
+result<sse::event> wire_event_from_json(const nlohmann::json& j);
 
 /// Serializes one JSON value on one line, strict UTF-8 (our strings always are).
 std::string dump_line(const nlohmann::json& j);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ssec/harness/engine.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::harness {
 
@@ -21,10 +22,10 @@ struct baseline {
 
 /// Parses the format: first line `# sse-conform baseline 1`, then one case
 /// path per line, optionally followed by whitespace and a comment; blank
-/// lines and `#` lines are ignored. nullopt with "<display>:<line>: reason"
-/// in `why` on a bad header, a malformed path or a duplicate.
-std::optional<baseline> parse_baseline(std::string_view text, std::string_view display, std::string* why);
-std::optional<baseline> load_baseline(const std::filesystem::path& path, std::string* why);
+/// lines and `#` lines are ignored. An error (file `display`, the line) on a
+/// bad header, a malformed path or a duplicate.
+result<baseline> parse_baseline(std::string_view text, std::string_view display);
+result<baseline> load_baseline(const std::filesystem::path& path);
 
 /// Marks results: a listed case whose outcome is fail, non-strict, error or
 /// timeout is `baselined`; a listed case that passed is `stale`.

@@ -17,6 +17,7 @@
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/harness/grading.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::harness {
 
@@ -42,8 +43,8 @@ std::vector<const conformance::test_case*> select_cases(const std::vector<confor
                                                         const selection& s);
 
 /// Reads one chunking by its report name ("whole", "as-written", "bytes",
-/// "split@17", "random(seed=12345)"); nullopt with the reason in `why`.
-std::optional<conformance::chunking> chunking_from_name(std::string_view name, std::string* why);
+/// "split@17", "random(seed=12345)"); an error naming the known forms.
+result<conformance::chunking> chunking_from_name(std::string_view name);
 
 /// What the adapter said in its hello.
 struct adapter_info {
@@ -54,10 +55,10 @@ struct adapter_info {
 };
 
 /// Sends hello to `proc` (starting it if needed) and checks the answer.
-/// nullopt with the reason (and the stderr tail) in `why` when the adapter
-/// does not start, does not answer in `timeout`, or answers anything but a
+/// An error with the reason (and the stderr tail) when the adapter does not
+/// start, does not answer in `timeout`, or answers anything but a
 /// well-formed protocol-1 hello.
-std::optional<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout, std::string* why);
+result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout);
 
 /// How long one exchange (one case under one chunking) may take
 /// (tools/docs/run.md, "Time budget"): the base timeout plus allowances in

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ssec/harness/engine.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::harness {
 
@@ -44,24 +45,20 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
 /// tools/docs/serve.md) as JSON reports of the `run --json` shape, one per
 /// impl in order of appearance, so that the matrix reads one shape only.
 /// `cases` is the case tree the names refer to; each report lists all of
-/// them, in order. Status to outcome: PASS and IMPL_ACCEPT pass; FAIL is fail
-/// (non-strict for a `should` case); IMPL_DIFFER informational; TIMEOUT
-/// timeout; CRASH error; SKIPPED skip. Skipped as well, with the reason: a
+/// them, in order. Status to outcome: conformance::outcome_from_result_status
+/// (PASS and IMPL_ACCEPT pass; FAIL is fail, non-strict for a `should` case;
+/// IMPL_DIFFER informational; TIMEOUT timeout; CRASH error; SKIPPED skip). Skipped as well, with the reason: a
 /// case of a dialect layer (the line grades the wire events only), a case
 /// that sets parser limits (as `run` skips it for adapters; in both the
 /// status is kept in the reason), and a case with no line. The adapter's name is the
 /// impl without a `browser:` prefix; `adapter.results_file` is `display`.
-/// nullopt with "<display>:<line>: reason" in `why` on a line that is not
-/// three fields, an unknown case or status, or a case listed twice for one impl.
-std::optional<std::vector<nlohmann::ordered_json>> reports_from_result_lines(std::string_view text, std::string_view display,
-                                                                             const std::vector<conformance::test_case>& cases,
-                                                                             std::string* why);
+/// An error (file `display`, the line) on a line that is not three fields,
+/// an unknown case or status, or a case listed twice for one impl.
+result<std::vector<nlohmann::ordered_json>> reports_from_result_lines(std::string_view text, std::string_view display,
+                                                                      const std::vector<conformance::test_case>& cases);
 
 /// The run's exit status: 0 when nothing counts as a failure
 /// (baseline.hpp counts_as_failure), 1 otherwise; 2 on a setup error.
 int exit_status(const run_result& r, bool strict);
-
-/// Escapes text for HTML / XML element content and attribute values.
-std::string xml_escape(std::string_view s);
 
 }  // namespace ssec::harness

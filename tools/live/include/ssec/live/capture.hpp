@@ -9,8 +9,9 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
+
+#include "ssec/result.hpp"
 
 namespace ssec::live {
 
@@ -43,19 +44,18 @@ struct capture {
 /// The capture as text: JSON Lines, a header line, one line per piece, an end line.
 std::string write_capture(const capture& c);
 
-/// Why a capture could not be read: 1-based line and what is wrong.
-struct capture_error {
-  std::size_t line = 0;
-  std::string message;
-};
-
 /// True when `text` starts like a capture (its first line is the header).
 bool looks_like_capture(std::string_view text) noexcept;
 
 /// Reads a capture written by write_capture (or by hand, following the
 /// format document). Unknown members are ignored (the format only gains
 /// members); a missing end line means the capture was cut short and reads as
-/// end "truncated".
-std::variant<capture, capture_error> read_capture(std::string_view text);
+/// end "truncated". An error names `display` and the 1-based line.
+result<capture> read_capture(std::string_view text, std::string_view display = {});
+
+/// A file to check: read as a capture when it looks like one (its source
+/// then "<path> (capture of <source>)"), else as the untimed bytes of a
+/// stream (source `path`).
+result<capture> load_capture_or_stream(const std::string& path);
 
 }  // namespace ssec::live

@@ -20,6 +20,7 @@
 #include "sse/parser.hpp"
 #include "ssec/http_client.hpp"
 #include "ssec/live/capture.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::live {
 
@@ -140,6 +141,20 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
 /// the user asked for, not a failure) instead of "timeout".
 capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim = {});
 
+/// The limits of reading a stream from a file descriptor, as a live read has them.
+struct read_limits {
+  double timeout_s = 60;         ///< Whole read; 0 = none.
+  double idle_timeout_s = 30;    ///< Longest silence; 0 = none.
+  double max_time_s = 0;         ///< A sample: stop then, end "max_time"; 0 = off.
+  std::uint64_t max_bytes = 0;   ///< 0 = no limit; end "max_bytes".
+  std::size_t max_events = 0;    ///< Stop after this many events (end "stopped"); 0 = no limit.
+  sse::limits limits;            ///< Reference parser limits: its first fatal error stops the read ("stopped").
+};
+
+/// Reads `fd` (standard input for `check -`) as it arrives, with arrival
+/// times, until end of file or a limit of `lim`; `source` names it.
+capture read_descriptor(int fd, std::string source, const read_limits& lim);
+
 /// Judges a resumption from two captures (pure, no I/O): `first` is the
 /// response `report` was made from (report = analyze(first, opt)), `second`
 /// the reconnection that sent `sent_id` as Last-Event-ID. Sets
@@ -165,12 +180,15 @@ void check_resumption(const http::stream_request& req, double max_time_s, const 
                       check_report& report, capture* second_out = nullptr);
 
 /// Expands $NAME and ${NAME} from the environment in `text`; each expanded
-/// value is appended to `secrets` (so reports can redact it). Returns nullopt
-/// and sets `missing` when a variable is not set.
-std::optional<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets, std::string& missing);
+/// value is appended to `secrets` (so reports can redact it). An error
+/// ("$NAME is not set in the environment") when a variable is not set.
+result<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets);
 
 /// Expands only ${NAME} (the form scenario files use, so a `$` in a JSON body
 /// stays as written); `$${` writes a literal `${`. Otherwise as expand_env.
+result<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets);
+/// The same, the name of an unset variable in `missing`: the form
+/// scenario.cpp still calls.
 std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets, std::string& missing);
 
 /// `text` with every occurrence of each non-empty secret replaced by "[redacted]".
@@ -182,6 +200,9 @@ check_report redact(check_report r, const std::vector<std::string>& secrets);
 
 /// The report as JSON (tools/docs/check.md documents the members).
 nlohmann::ordered_json to_json(const check_report& r);
+// Outputs (check_report.cpp), written through the tools' one JUnit writer
+// (ssec/junit.hpp).
+
 /// The report as a JUnit XML document: one testsuite, one testcase per
 /// check level (response, wire, producer rules, and resume when tried),
 /// failures carrying MUST findings.

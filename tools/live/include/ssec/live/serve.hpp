@@ -9,10 +9,12 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ssec/conformance/case.hpp"
+#include "ssec/conformance/grading.hpp"
 #include "ssec/http_server.hpp"
 
 namespace ssec::live {
@@ -25,12 +27,17 @@ struct served_stream {
   std::vector<std::size_t> chunks;
 };
 
-/// One row of the conformance matrix from a browser run.
+/// One row of the conformance matrix from a browser run (or a test service).
 struct browser_row {
   std::string impl;     ///< "browser:" + a short user-agent name.
   std::string case_name;
-  std::string status;   ///< PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, TIMEOUT or SKIPPED.
-  std::string detail;   ///< The difference, for FAIL/IMPL_DIFFER.
+  conformance::outcome outcome = conformance::outcome::pass;
+  conformance::verdict verdict = conformance::verdict::must;  ///< The case's, for the status line (IMPL_ACCEPT).
+  std::string detail;   ///< Why it did not pass: the first difference, the skip reason.
+  std::optional<conformance::mismatch> mismatch;  ///< For the mismatch outcomes.
+  /// The outcome in the result line format: PASS, FAIL, IMPL_ACCEPT,
+  /// IMPL_DIFFER, TIMEOUT, CRASH or SKIPPED (conformance::to_result_status).
+  std::string_view status() const noexcept { return conformance::to_result_status(outcome, verdict); }
 };
 
 /// Limits every fault respects, so a served fault never outlives its test.
@@ -69,10 +76,12 @@ class case_server {
 /// The rows as the matrix's line format: "impl  case  STATUS" per line.
 std::string matrix_lines(const std::vector<browser_row>& rows);
 
-/// Grades what a browser's EventSource saw for one case (events as the
-/// browser reported them; `error` when it failed the connection) against the
-/// case's expectation. Cases whose expectation a browser cannot show (a
-/// `retry` value) are SKIPPED.
-browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen);
+/// Grades what a browser's EventSource (or a test service) saw for one case,
+/// {"status":"ended"|"failed"|"timeout","events":[{"type","data","lastEventId"}]},
+/// with the one grader (conformance::grade_answer on the wire events; a
+/// failed connection is a rejection). Cases whose expectation a browser
+/// cannot show (a `retry` value) are skipped; "timeout" is a timeout.
+browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen,
+                          bool strict = false);
 
 }  // namespace ssec::live

@@ -4,12 +4,12 @@
 // `serve`: the mapping and its limits are in tools/docs/serve.md.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "ssec/conformance/case.hpp"
 #include "ssec/live/serve.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::live {
 
@@ -18,20 +18,17 @@ struct service_options {
   std::string stream_base_url;  ///< Where `serve` serves /case/<name>.
   double case_timeout_s = 5;    ///< Longest wait for one case's stream to end.
   std::string impl = "service"; ///< The matrix's implementation name.
+  bool strict = false;          ///< Grade a `should` mismatch as fail.
 };
-
-/// Called for each case the service ran, before it is graded, with what the
-/// service reported: {"status":"ended"|"timeout","events":[{"type","data","lastEventId"}]}
-/// (what grade_browser grades). `sse-conform run --service` grades it itself.
-using service_seen_callback = std::function<void(const conformance::test_case&, const nlohmann::json& seen)>;
 
 /// Runs every case through the service, one at a time: POST / to open a
 /// stream entity on the case's URL, collect the events the service posts to
 /// our callback until it reports the stream's end (its first error) or the
-/// timeout, DELETE the entity, grade like the browser page (grade_browser).
-/// Returns false and sets `error` when the service is unreachable or its
-/// capabilities answer is not JSON. `on_seen`, when set, sees each result first.
-bool drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt,
-                   std::vector<browser_row>& rows, std::string& error, const service_seen_callback& on_seen = {});
+/// timeout, DELETE the entity, grade like the browser page (grade_browser,
+/// with `opt.strict`). A case needing the reconnection time is skipped; a
+/// stream the service refuses to open is an error. Fails when the service is
+/// unreachable, its capabilities answer is not JSON, or the callback server
+/// cannot start.
+result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt);
 
 }  // namespace ssec::live

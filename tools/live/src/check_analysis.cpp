@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// The pure analysis of a captured response (analyze): response, transport,
+// wire and producer-rule checks.
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "check_internal.hpp"
+#include "sse/chunking.hpp"
+#include "sse/dialect/validator.hpp"
+#include "sse/recording.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::live {
+
+namespace detail {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Offset of the start of the unterminated last block, or nullopt when the
+// bytes end on a frame boundary (a blank line) or are empty.
+std::optional<std::uint64_t> unterminated_block(std::string_view bytes) {
+  if (bytes.empty()) return std::nullopt;
+  for (const std::string_view end : {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"}) {
+    if (bytes.ends_with(end)) return std::nullopt;
+  }
+  // The last blank line: the block starts after it.
+  std::size_t best = 0;
+  for (const std::string_view sep : {"\n\n", "\r\n\r\n", "\r\r"}) {
+    const auto at = bytes.rfind(sep);
+    if (at != std::string_view::npos) best = std::max(best, at + sep.size());
+  }
+  return best;
+}
+
+void add(check_report& r, check_finding f) {
+  (f.severity == "must" ? r.must : r.should) += 1;
+  r.findings.push_back(std::move(f));
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::string header(const capture& c, const std::string& name) {
+  const auto it = c.headers.find(name);
+  return it == c.headers.end() ? std::string() : it->second;
+}
+
+// Follows the received pieces with the reference parser: which read completed
+// each event, and where each event's block began.
+struct arrival_visitor {
+  std::size_t piece = 0;
+  std::vector<std::size_t> event_piece;
+  std::vector<std::uint64_t> event_offset;
+  std::size_t comments = 0;
+  sse::action on_event(const sse::event_view& e) {
+    event_piece.push_back(piece);
+    event_offset.push_back(e.offset);
+    return sse::action::proceed;
+  }
+  void on_comment(std::string_view, std::uint64_t) { ++comments; }
+};
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::fixed << s << " s";
+  return out.str();
+}
+
+void check_response(const capture& cap, check_report& r) {
+  if (cap.status == 0) return;
+  if (cap.status >= 300 && cap.status < 400) {
+    add(r, {"HTTP-REDIRECT", "must", std::nullopt, 0,
+             "the endpoint redirected instead of streaming; check does not follow redirects, point it at the final URL",
+             "200", std::to_string(cap.status) + (cap.redirect_url.empty() ? "" : " to " + cap.redirect_url)});
+    return;
+  }
+  if (cap.status != 200) {
+    add(r, {"HTTP-STATUS", "must", std::nullopt, 0,
+             "an event stream must be answered with 200 (EventSource fails the connection on any other status)", "200",
+             std::to_string(cap.status)});
+    return;
+  }
+  const std::string type = header(cap, "content-type");
+  const std::string media = lower(trim(std::string_view(type).substr(0, type.find(';'))));
+  if (media != "text/event-stream") {
+    add(r, {"HTTP-CONTENT-TYPE", "must", std::nullopt, 0,
+             "the response must be labelled text/event-stream (EventSource fails the connection otherwise)",
+             "text/event-stream", type.empty() ? "(no Content-Type)" : type});
+  }
+  const std::string encoding = lower(trim(header(cap, "content-encoding")));
+  if (!encoding.empty() && encoding != "identity") {
+    add(r, {"HTTP-COMPRESSION", "should", std::nullopt, 0,
+             "the stream is compressed: each event must be flushed through the compressor or clients see bursts",
+             "identity", encoding});
+  }
+}
+
+void check_transport(const capture& cap, std::string_view bytes, check_report& r) {
+  const auto tail = unterminated_block(bytes);
+  const std::uint64_t at = bytes.size();
+  const std::string where = tail ? "mid-frame (the frame at byte " + std::to_string(*tail) + " is incomplete)"
+                                 : "on a frame boundary";
+  if (cap.end == "reset") {
+    add(r, {"STREAM-RESET", "must", std::nullopt, tail.value_or(at),
+             "the connection broke " + where + (cap.error.empty() ? "" : ": " + cap.error), "a clean end of the response",
+             "reset after " + std::to_string(at) + " bytes"});
+  } else if (cap.end == "timeout") {
+    add(r, {"STREAM-TIMEOUT", "must", std::nullopt, at, "the response did not end within the overall timeout, " + where,
+             "the stream to end", "still open after " + seconds(cap.seconds_total)});
+  } else if (cap.end == "idle_timeout") {
+    add(r, {"STREAM-IDLE-TIMEOUT", "must", std::nullopt, at,
+             "no byte arrived for the idle timeout (send heartbeat comments), " + where, "bytes or a heartbeat",
+             "silence; gave up at " + seconds(cap.seconds_total)});
+  } else if (cap.end == "tls_error") {
+    add(r, {"STREAM-TLS", "must", std::nullopt, 0, "TLS failed: " + cap.error, "a valid TLS handshake", cap.error});
+  } else if (cap.end == "connect_error") {
+    add(r, {"STREAM-CONNECT", "must", std::nullopt, 0, "could not connect: " + cap.error, "a connection", cap.error});
+  } else if (cap.end == "other_error") {
+    add(r, {"STREAM-ERROR", "must", std::nullopt, at, "the transfer failed: " + cap.error, "a clean response", cap.error});
+  } else if (cap.end == "truncated") {
+    add(r, {"STREAM-TRUNCATED-CAPTURE", "should", std::nullopt, at,
+             "the capture has no end line: it was cut short, the stream's end is unknown", "an end line", "none"});
+  }
+}
+
+void check_wire(const capture& cap, const std::string& bytes, const check_options& opt, check_report& r) {
+  arrival_visitor v;
+  sse::parser<arrival_visitor> p(v, opt.limits);
+  sse::errc status = sse::errc::ok;
+  std::vector<std::uint64_t> piece_start;
+  std::uint64_t pos = 0;
+  for (std::size_t i = 0; i < cap.pieces.size() && status == sse::errc::ok; ++i) {
+    v.piece = i;
+    piece_start.push_back(pos);
+    pos += cap.pieces[i].bytes.size();
+    const auto fed = p.feed(cap.pieces[i].bytes);
+    if (sse::is_fatal(fed.status)) status = fed.status;
+  }
+  if (status == sse::errc::ok) {
+    v.piece = cap.pieces.empty() ? 0 : cap.pieces.size() - 1;
+    status = p.finish();
+  }
+  if (sse::is_fatal(status)) {
+    add(r, {"WIRE-LIMIT", "must", std::nullopt, p.error_offset(),
+             "the reference parser stopped: " + describe_error(status, p.error_offset()), "a stream within the limits",
+             std::string(sse::to_string(status))});
+  }
+  r.events = v.event_piece.size();
+  r.comments = v.comments;
+  r.last_event_id = std::string(p.last_event_id());
+  std::vector<std::size_t> reads = v.event_piece;
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  r.event_reads = reads.size();
+  for (std::size_t e = 0; e < v.event_piece.size(); ++e) {
+    const auto first = std::upper_bound(piece_start.begin(), piece_start.end(), v.event_offset[e]);
+    const std::size_t start_piece = first == piece_start.begin() ? 0 : static_cast<std::size_t>(first - piece_start.begin()) - 1;
+    if (start_piece != v.event_piece[e]) ++r.frames_split_across_reads;
+  }
+
+  // Timing.
+  if (cap.timed && !cap.pieces.empty()) {
+    auto& t = r.timing;
+    t.first_byte = cap.seconds_to_first_byte >= 0 ? cap.seconds_to_first_byte : cap.pieces.front().at_seconds;
+    t.last_byte = cap.pieces.back().at_seconds;
+    for (std::size_t i = 1; i < cap.pieces.size(); ++i) {
+      t.max_gap = std::max(t.max_gap, cap.pieces[i].at_seconds - cap.pieces[i - 1].at_seconds);
+    }
+    t.max_gap = std::max(t.max_gap, t.first_byte);
+    if (!v.event_piece.empty()) {
+      t.first_event = cap.pieces[v.event_piece.front()].at_seconds;
+      double sum = 0;
+      for (std::size_t e = 1; e < v.event_piece.size(); ++e) {
+        const double gap = cap.pieces[v.event_piece[e]].at_seconds - cap.pieces[v.event_piece[e - 1]].at_seconds;
+        t.max_event_gap = std::max(t.max_event_gap, gap);
+        sum += gap;
+      }
+      if (v.event_piece.size() > 1) t.mean_event_gap = sum / static_cast<double>(v.event_piece.size() - 1);
+    }
+    if (r.events >= 2 && r.event_reads == 1 && t.total >= opt.burst_min_s) {
+      add(r, {"STREAM-BUFFERED", "should", std::size_t{0}, v.event_offset.front(),
+               "all " + std::to_string(r.events) + " events arrived in one read at " + seconds(t.first_event) +
+                   " of a " + seconds(t.total) + " exchange: the response looks buffered (proxy, compression or framework)",
+               "events as they happen", "one burst"});
+    }
+    if (opt.heartbeat_s > 0 && t.max_gap > opt.heartbeat_s) {
+      add(r, {"STREAM-HEARTBEAT", "should", std::nullopt, 0,
+               "a silence longer than the heartbeat interval: proxies and clients may drop the connection (send a ': ping' comment)",
+               "at most " + seconds(opt.heartbeat_s) + " without bytes", seconds(t.max_gap)});
+    }
+  }
+
+  // Re-parse under many chunkings: the reference must agree with itself;
+  // the as-received split is what the client actually saw.
+  const sse::recording whole = sse::record_parse(std::string_view(bytes), opt.limits);
+  const auto compare = [&](const std::vector<std::string_view>& chunks, const std::string& name) {
+    ++r.chunkings_tried;
+    if (sse::record_parse(std::span<const std::string_view>(chunks), opt.limits) == whole) return;
+    if (!r.chunking_invariant) return;  // one finding is enough
+    r.chunking_invariant = false;
+    add(r, {"WIRE-CHUNKING", "must", std::nullopt, 0,
+             "the stream parses differently when split " + name + " than whole", "the same events under every chunking",
+             "a difference under " + name});
+  };
+  std::vector<std::string_view> as_received;
+  for (const auto& pc : cap.pieces) as_received.emplace_back(pc.bytes);
+  compare(as_received, "as received");
+  if (bytes.size() <= (64u << 10)) compare(sse::chunking::bytes(bytes), "byte by byte");
+  // Large bodies (an endless line, say) get one random split: each re-parse costs a pass.
+  const std::uint64_t seeds = bytes.size() > (16u << 20) ? std::min<std::uint64_t>(1, opt.chunking_seeds) : opt.chunking_seeds;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+    compare(sse::chunking::random(bytes, seed), "with random seed " + std::to_string(seed));
+  }
+}
+
+void check_producer(const std::string& bytes, const check_options& opt, check_report& r) {
+  if (opt.dialect == nullptr) return;
+  // The same call as `sse-conform validate`, so both report the same findings.
+  const auto v = sse::dialect::validate_stream(*opt.dialect, bytes, opt.limits);
+  r.frames = v.frames;
+  for (const auto& f : v.findings) {
+    add(r, {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
+             f.seen});
+  }
+}
+
+}  // namespace
+
+check_report analyze(const capture& cap, const check_options& opt) {
+  check_report r;
+  r.source = cap.source;
+  r.dialect = opt.dialect ? opt.dialect->name : "";
+  r.status = cap.status;
+  r.content_type = header(cap, "content-type");
+  r.content_encoding = header(cap, "content-encoding");
+  r.end = cap.end;
+  r.error = cap.error;
+  r.redirect_url = cap.redirect_url;
+  r.pieces = cap.pieces.size();
+  r.timing.total = cap.seconds_total;
+  const std::string bytes = cap.bytes();
+  r.bytes = bytes.size();
+  check_response(cap, r);
+  check_transport(cap, bytes, r);
+  // A body that is not an event stream (an error page), or no body because
+  // there was no connection, is not judged further.
+  const bool no_connection = cap.end == "connect_error" || cap.end == "tls_error";
+  const bool is_stream = cap.status == 200 || (cap.status == 0 && !no_connection);
+  if (is_stream) {
+    check_wire(cap, bytes, opt, r);
+    check_producer(bytes, opt, r);
+  }
+  return r;
+}
+
+}  // namespace ssec::live

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The live part of check: reading a response with the reference parser
+// counting events, so a read can stop at --max-events; over HTTP or from a
+// file descriptor (standard input).
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "ssec/live/check.hpp"
+
+namespace ssec::live {
+
+struct event_counter::impl {
+  struct counting {
+    std::size_t events = 0;
+    sse::action on_event(const sse::event_view&) {
+      ++events;
+      return sse::action::proceed;
+    }
+  };
+  counting v;
+  sse::parser<counting> p;
+  bool failed = false;
+  explicit impl(sse::limits lim) : p(v, lim) {}
+};
+
+event_counter::event_counter(sse::limits lim) : impl_(std::make_unique<impl>(lim)) {}
+event_counter::~event_counter() = default;
+std::size_t event_counter::feed(std::string_view bytes) {
+  if (sse::is_fatal(impl_->p.feed(bytes).status)) impl_->failed = true;
+  return impl_->v.events;
+}
+std::size_t event_counter::events() const noexcept { return impl_->v.events; }
+bool event_counter::failed() const noexcept { return impl_->failed; }
+std::string event_counter::last_event_id() const { return std::string(impl_->p.last_event_id()); }
+
+capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim) {
+  capture cap;
+  cap.source = req.url;
+  event_counter counter(lim);
+  const auto result = http::stream(req, [&](std::string_view bytes, double at) {
+    cap.pieces.push_back(piece{std::string(bytes), at});
+    const std::size_t n = counter.feed(bytes);
+    return (max_events == 0 || n < max_events) && !counter.failed();
+  });
+  cap.status = result.status;
+  cap.headers = result.headers;
+  cap.end = std::string(http::to_string(result.end));
+  cap.error = result.error;
+  cap.redirect_url = result.redirect_url;
+  cap.seconds_to_first_byte = result.seconds_to_first_byte;
+  cap.seconds_total = result.seconds_total;
+  return cap;
+}
+
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim) {
+  const bool sampling = max_time_s > 0 && (req.timeout_s <= 0 || max_time_s < req.timeout_s);
+  if (sampling) req.timeout_s = max_time_s;
+  capture cap = fetch(req, max_events, lim);
+  if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
+  return cap;
+}
+
+capture read_descriptor(int fd, std::string source, const read_limits& o) {
+  capture cap;
+  cap.source = std::move(source);
+  event_counter counter(o.limits);
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const double limit_s = o.max_time_s > 0 ? o.max_time_s : o.timeout_s;
+  std::uint64_t total = 0;
+  std::string buf(64 * 1024, '\0');
+  for (;;) {
+    double wait_s = o.idle_timeout_s > 0 ? o.idle_timeout_s : 3600;
+    if (limit_s > 0) wait_s = std::min(wait_s, limit_s - elapsed());
+    if (wait_s <= 0) {
+      cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      break;
+    }
+    pollfd pfd{fd, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(wait_s * 1000) + 1);
+    if (ready == 0) {
+      if (limit_s > 0 && elapsed() >= limit_s) cap.end = o.max_time_s > 0 ? "max_time" : "timeout";
+      else cap.end = "idle_timeout";
+      break;
+    }
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0) {
+      cap.end = "other_error";
+      cap.error = "reading standard input failed";
+      break;
+    }
+    if (n == 0) {
+      cap.end = "complete";
+      break;
+    }
+    std::size_t take = static_cast<std::size_t>(n);
+    if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
+    cap.pieces.push_back({buf.substr(0, take), elapsed()});
+    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
+    total += take;
+    const std::size_t events = counter.feed(cap.pieces.back().bytes);
+    if (o.max_bytes > 0 && total >= o.max_bytes) {
+      cap.end = "max_bytes";
+      break;
+    }
+    if (counter.failed()) {
+      cap.end = "stopped";  // the reference hit a limit: reading on is pointless
+      break;
+    }
+    if (o.max_events > 0 && events >= o.max_events) {
+      cap.end = "stopped";
+      break;
+    }
+  }
+  cap.seconds_total = elapsed();
+  return cap;
+}
+
+}  // namespace ssec::live

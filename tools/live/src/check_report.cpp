@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// The outputs of check: JSON, JUnit XML (through the tools' one JUnit
+// writer, ssec/junit.hpp) and text.
+#include <algorithm>
+#include <sstream>
+
+#include "ssec/junit.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::live {
+
+nlohmann::ordered_json to_json(const check_report& r) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const auto& f : r.findings) {
+    nlohmann::ordered_json j{{"rule", f.rule}, {"severity", f.severity}};
+    j["frame"] = f.frame ? nlohmann::ordered_json(*f.frame) : nlohmann::ordered_json(nullptr);
+    j["offset"] = f.offset;
+    j["message"] = f.message;
+    j["expected"] = f.expected;
+    j["seen"] = f.seen;
+    if (r.resume) j["stream"] = f.stream == 0 ? "first" : "resumed";
+    findings.push_back(std::move(j));
+  }
+  const auto num = [](double v) { return v < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
+  nlohmann::ordered_json out{{"source", r.source}, {"dialect", r.dialect.empty() ? "wire" : r.dialect}};
+  out["response"] = {{"status", r.status},     {"content_type", r.content_type}, {"content_encoding", r.content_encoding},
+                     {"end", r.end},           {"error", r.error},               {"redirect", r.redirect_url}};
+  out["sizes"] = {{"bytes", r.bytes}, {"reads", r.pieces}, {"events", r.events}, {"comments", r.comments},
+                  {"frames", r.frames}, {"event_reads", r.event_reads},
+                  {"frames_split_across_reads", r.frames_split_across_reads}};
+  out["timing"] = {{"first_byte_s", num(r.timing.first_byte)},   {"first_event_s", num(r.timing.first_event)},
+                   {"last_byte_s", num(r.timing.last_byte)},     {"total_s", r.timing.total},
+                   {"max_gap_s", r.timing.max_gap},              {"max_event_gap_s", r.timing.max_event_gap},
+                   {"mean_event_gap_s", r.timing.mean_event_gap}};
+  out["chunking"] = {{"tried", r.chunkings_tried}, {"invariant", r.chunking_invariant}};
+  out["last_event_id"] = r.last_event_id;
+  if (r.resume) {
+    const auto& x = *r.resume;
+    out["resume"] = {{"verdict", x.verdict},     {"reason", x.reason},     {"last_event_id", x.last_event_id},
+                     {"status", x.status},       {"end", x.end},           {"bytes", x.bytes},
+                     {"events", x.events},       {"replayed", x.replayed}, {"first_id", x.first_id},
+                     {"join_offset", x.join_offset}, {"new_from", x.new_from}, {"total_s", x.seconds_total}};
+  }
+  out["findings"] = std::move(findings);
+  out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}};
+  return out;
+}
+
+namespace {
+std::string where(const check_finding& f) {
+  return std::string(f.stream == 1 ? "resumed stream, " : "") + (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") +
+         "byte " + std::to_string(f.offset);
+}
+}  // namespace
+
+std::string level_of(std::string_view rule) {
+  if (rule.starts_with("HTTP-") || rule.starts_with("STREAM-")) return "response";
+  if (rule.starts_with("WIRE-")) return "wire";
+  if (rule.starts_with("RESUME-")) return "resume";
+  if (rule.starts_with("SCENARIO-")) return "scenario";
+  return "producer";
+}
+
+std::string to_junit(const std::vector<junit_suite>& suites) {
+  junit::document doc;
+  for (const auto& suite : suites) {
+    std::size_t tests = 0, failures = 0;
+    junit::testsuite out;
+    for (const auto& [name, report] : suite.reports) {
+      const auto& r = *report;
+      std::vector<std::string> levels{"response", "wire", "producer"};
+      if (r.resume) levels.emplace_back("resume");
+      const bool scenario = std::any_of(r.findings.begin(), r.findings.end(),
+                                        [](const check_finding& f) { return level_of(f.rule) == "scenario"; });
+      if (suite.scenario || scenario) levels.emplace_back("scenario");
+      for (const auto& level : levels) {
+        ++tests;
+        std::string fails;
+        for (const auto& f : r.findings) {
+          if (level_of(f.rule) != level || f.severity != "must") continue;
+          fails += f.rule + " at " + where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
+        }
+        junit::testcase tc{{{"classname", name}, {"name", level}, {"time", std::to_string(r.timing.total)}}, {}};
+        if (!fails.empty()) {
+          ++failures;
+          tc.results.push_back({"failure", {{"message", "MUST findings"}}, fails});
+        }
+        out.cases.push_back(std::move(tc));
+      }
+    }
+    out.attributes = {{"name", suite.name}, {"tests", std::to_string(tests)}, {"failures", std::to_string(failures)}};
+    doc.suites.push_back(std::move(out));
+  }
+  return junit::write(doc);
+}
+
+std::string to_junit(const std::vector<check_report>& reports, const std::vector<std::string>& names) {
+  junit_suite suite{"sse-conform check", {}, false};
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    suite.reports.emplace_back(i < names.size() ? names[i] : reports[i].source, &reports[i]);
+  }
+  return to_junit(std::vector<junit_suite>{suite});
+}
+
+std::string to_text(const check_report& r) {
+  std::ostringstream out;
+  const std::string src = r.source.empty() ? "<stdin>" : r.source;
+  if (r.status != 0) {
+    out << src << ": HTTP " << r.status << ", Content-Type: " << (r.content_type.empty() ? "(none)" : r.content_type)
+        << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end << '\n';
+  }
+  for (const auto& f : r.findings) {
+    out << src << ": " << where(f) << ": " << f.rule << " (" << f.severity << ") " << f.message
+        << "\n    expected: " << f.expected << "\n    seen:     " << f.seen << '\n';
+  }
+  out.precision(3);
+  out << std::fixed;
+  out << src << ": " << r.bytes << " bytes in " << r.pieces << " reads, " << r.events << " events ("
+      << r.event_reads << " reads completed events, " << r.frames_split_across_reads << " split across reads), "
+      << r.comments << " comments; chunkings re-parsed: " << r.chunkings_tried
+      << (r.chunking_invariant ? " (all agree)" : " (DIFFER)") << '\n';
+  if (r.timing.first_byte >= 0) {
+    out << src << ": first byte " << r.timing.first_byte << " s, first event " << r.timing.first_event
+        << " s, last byte " << r.timing.last_byte << " s, total " << r.timing.total << " s, longest silence "
+        << r.timing.max_gap << " s, event gaps max " << r.timing.max_event_gap << " s mean " << r.timing.mean_event_gap
+        << " s\n";
+  }
+  if (r.resume) {
+    const auto& x = *r.resume;
+    out << src << ": resume: ";
+    if (x.verdict == "not_applicable") {
+      out << "not applicable: " << x.reason << '\n';
+    } else {
+      out << "Last-Event-ID \"" << x.last_event_id << "\" -> ";
+      if (x.status != 0) out << "HTTP " << x.status << ", ";
+      out << x.events << " events, " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict << " (" << x.reason
+          << ")\n";
+    }
+  }
+  out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << r.findings.size() << " findings (" << r.must
+      << " must, " << r.should << " should): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';
+  return out.str();
+}
+
+}  // namespace ssec::live
