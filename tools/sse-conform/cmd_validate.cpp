@@ -32,7 +32,7 @@ void print_text(const std::string& source, const sse::dialect::validation_report
   for (const auto& f : r.findings) {
     std::cout << source << ": frame " << f.frame << ", byte " << f.offset << ": " << f.rule->id << " ("
               << sse::dialect::to_string(f.rule->level) << ") " << f.rule->text << "\n    expected: " << f.expected
-              << "\n    seen:     " << f.seen << '\n';
+              << "\n    seen:     " << f.seen << "\n    basis:    " << sse::dialect::basis_text(*f.rule) << '\n';
   }
   if (r.wire_status != sse::errc::ok) {
     std::cout << source << ": " << describe_error(r.wire_status, r.wire_error_offset) << ": the stream was checked up to there\n";

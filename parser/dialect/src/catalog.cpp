@@ -85,6 +85,18 @@ std::string_view to_string(shape s) noexcept {
 
 std::string_view to_string(severity s) noexcept { return s == severity::must ? "must" : "should"; }
 
+std::string_view to_string(basis b) noexcept { return b == basis::document ? "document" : "decision"; }
+
+std::string basis_text(const rule_spec& r) {
+  std::string out(to_string(r.basis));
+  if (r.basis == basis::decision) return out + ", spec/DECISIONS.md#" + r.origin.decision;
+  if (r.origin.sources.empty()) return out;
+  out += ", " + r.origin.sources.front();
+  if (!r.quotes.empty()) out += " \"" + r.quotes.front() + "\"";
+  if (r.origin.sources.size() > 1) out += " (+" + std::to_string(r.origin.sources.size() - 1) + " more)";
+  return out;
+}
+
 std::string_view to_string(check_kind k) noexcept {
   switch (k) {
     case check_kind::utf8: return "utf8";

@@ -559,7 +559,8 @@ std::optional<check_spec> parse_check(catalog_reader& r, const entry& at, const 
 }  // namespace
 
 std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n) {
-  auto m = r.read_mapping(n, "rule", {"id", "severity", "dialects", "text", "source", "decision", "check"});
+  auto m = r.read_mapping(n, "rule",
+                          {"id", "severity", "basis", "dialects", "text", "source", "quote", "decision", "check"});
   if (!m) return std::nullopt;
   rule_spec rule;
   rule.where = r.where(n);
@@ -587,6 +588,44 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n) {
   if (auto t = r.text(*m, "text", what, true)) rule.text = *t;
   else ok = false;
   rule.origin = r.origin(*m, what);
+  // basis: optional in format 1 (catalogs written before it existed); then a
+  // rule with a decision rests on it, one without on the document.
+  if (auto b = r.text(*m, "basis", what, false)) {
+    if (*b == "document") rule.basis = basis::document;
+    else if (*b == "decision") rule.basis = basis::decision;
+    else {
+      r.error(*m->find("basis"), "basis of " + what + " must be document or decision, got " + in_backticks(*b));
+      ok = false;
+    }
+  } else if (m->has("basis")) {
+    ok = false;
+  } else {
+    rule.basis = rule.origin.decision.empty() ? basis::document : basis::decision;
+  }
+  if (auto q = r.strings(*m, "quote", what, false, true)) rule.quotes = std::move(*q);
+  else if (m->has("quote")) ok = false;
+  if (ok && !rule.quotes.empty() && rule.quotes.size() != rule.origin.sources.size()) {
+    r.error(*m->find("quote"), "quote of " + what + " needs one entry per source (" +
+                                   std::to_string(rule.origin.sources.size()) + "), got " +
+                                   std::to_string(rule.quotes.size()));
+    ok = false;
+  }
+  if (ok && rule.level == severity::must) {
+    // spec/DECISIONS.md#severity-basis: a must rests on the words of a
+    // document, quoted; an inference is at most a should.
+    if (rule.basis != basis::document) {
+      r.error(*m->find("severity"), "a must rule rests on the document's words: " + what +
+                                        " has basis decision (make it should, or quote the document)");
+      ok = false;
+    } else if (rule.quotes.empty()) {
+      r.error(*m->find("severity"), "a must rule quotes the words it rests on: " + what + " has no `quote`");
+      ok = false;
+    }
+  }
+  if (ok && rule.basis == basis::decision && rule.origin.decision.empty()) {
+    r.error(*m->find("basis"), what + " rests on a decision but names none (`decision:` anchor)");
+    ok = false;
+  }
   if (const entry* e = m->find("check")) {
     if (auto c = parse_check(r, *e, rule.id)) rule.check = std::move(*c);
     else ok = false;

@@ -111,6 +111,8 @@ nlohmann::ordered_json to_json(const finding& f) {
   nlohmann::ordered_json j;
   j["rule"] = f.rule != nullptr ? f.rule->id : "";
   j["severity"] = f.rule != nullptr ? to_string(f.rule->level) : "";
+  j["basis"] = f.rule != nullptr ? to_string(f.rule->basis) : "";
+  j["grounds"] = f.rule != nullptr ? basis_text(*f.rule) : "";
   j["frame"] = f.frame;
   j["offset"] = f.offset;
   j["expected"] = f.expected;

@@ -337,7 +337,7 @@ TEST(validator, finding_json_form) {
   const auto j = to_json(report.findings.front());
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "frame", "offset", "expected", "seen", "text"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "basis", "grounds", "frame", "offset", "expected", "seen", "text"}));
 }
 
 // block_at: the frame's lines through the blank line, whatever the line ends.

@@ -234,7 +234,7 @@ void check_producer(const std::string& bytes, const check_options& opt, check_re
   r.frames = v.frames;
   for (const auto& f : v.findings) {
     add(r, {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
-             f.seen});
+             f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule)});
   }
 }
 

@@ -19,6 +19,10 @@ nlohmann::ordered_json to_json(const check_report& r) {
     j["message"] = f.message;
     j["expected"] = f.expected;
     j["seen"] = f.seen;
+    if (!f.basis.empty()) {
+      j["basis"] = f.basis;
+      j["grounds"] = f.grounds;
+    }
     if (r.resume) j["stream"] = f.stream == 0 ? "first" : "resumed";
     findings.push_back(std::move(j));
   }
@@ -113,6 +117,7 @@ std::string to_text(const check_report& r) {
   for (const auto& f : r.findings) {
     out << src << ": " << where(f) << ": " << f.rule << " (" << f.severity << ") " << f.message
         << "\n    expected: " << f.expected << "\n    seen:     " << f.seen << '\n';
+    if (!f.grounds.empty()) out << "    basis:    " << f.grounds << '\n';
   }
   out.precision(3);
   out << std::fixed;

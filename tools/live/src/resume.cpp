@@ -137,7 +137,8 @@ void judge_resumption(const capture& first, const capture& second, const std::st
     const auto v = sse::dialect::validate_stream(*opt.dialect, joined, opt.limits);
     for (const auto& f : v.findings) {
       check_finding out{f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text,
-                        f.expected, f.seen, 0};
+                        f.expected, f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)),
+                        sse::dialect::basis_text(*f.rule)};
       if (f.offset >= rr.join_offset) {
         out.stream = 1;
         out.offset = f.offset - rr.join_offset + from;

@@ -128,6 +128,15 @@ enum class severity : std::uint8_t {
 /// "must" or "should".
 std::string_view to_string(severity s) noexcept;
 
+/// What a rule's severity rests on (spec/DECISIONS.md#severity-basis).
+enum class basis : std::uint8_t {
+  document = 0,  ///< The quoted words of a protocol document or of the WHATWG rules.
+  decision = 1,  ///< A reading recorded in spec/DECISIONS.md (never a must).
+};
+
+/// "document" or "decision".
+std::string_view to_string(basis b) noexcept;
+
 /// What the validator checks for a rule; see spec/FORMAT.md for each kind.
 enum class check_kind : std::uint8_t {
   utf8, frame_terminated, lf_line_ends, single_data_line, data_only, data_space, json_object,
@@ -167,9 +176,19 @@ struct rule_spec {
   std::vector<std::string> dialects;
   std::string text;
   trace origin;
+  /// What the severity rests on. A must rule always rests on the document.
+  sse::dialect::basis basis = basis::document;
+  /// The verbatim words the rule rests on, one per `origin.sources` entry
+  /// (same order), or empty. Every must rule has them.
+  std::vector<std::string> quotes;
   check_spec check;
   location where;
 };
+
+/// What a rule rests on, in one line for a finding: `document, <source>
+/// "<quote>"` (the first source and its quote, "+N more" for the others) or
+/// `decision, spec/DECISIONS.md#<anchor>`.
+std::string basis_text(const rule_spec& r);
 
 /// One dialect with everything inherited resolved: a profile holds its base's
 /// shapes and events with the differences applied.
