@@ -18,9 +18,9 @@ namespace ssec::fuzz {
   std::abort();
 }
 
-#define SSEC_FUZZ_CHECK(cond, ...)                                                    \
-  do {                                                                                \
-    if (!(cond)) ::ssec::fuzz::property_failed(#cond __VA_OPT__(, ) __VA_ARGS__);     \
+#define SSEC_FUZZ_CHECK(cond, ...)                                                \
+  do {                                                                            \
+    if (!(cond)) ::ssec::fuzz::property_failed(#cond __VA_OPT__(, ) __VA_ARGS__); \
   } while (0)
 
 /// A recording in the case log syntax (conformance/README.md, "The event

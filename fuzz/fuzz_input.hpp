@@ -12,8 +12,7 @@ namespace ssec::fuzz {
 
 class fuzz_input {
  public:
-  fuzz_input(const std::uint8_t* data, std::size_t size) noexcept
-      : rest_(reinterpret_cast<const char*>(data), size) {}
+  fuzz_input(const std::uint8_t* data, std::size_t size) noexcept : rest_(reinterpret_cast<const char*>(data), size) {}
 
   bool empty() const noexcept { return rest_.empty(); }
   std::size_t remaining() const noexcept { return rest_.size(); }

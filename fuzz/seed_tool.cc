@@ -158,7 +158,8 @@ int write_dicts(const fs::path& source, const fs::path& out) {
     std::fprintf(stderr, "cannot load the catalogs:\n%s\n", catalog.error_text().c_str());
     return 1;
   }
-  std::set<std::string> frame_tokens{"{", "}", "[", "]", ":", ",", "\"type\"", "null", "true", "false", "0", "-1", "1e999"};
+  std::set<std::string> frame_tokens{"{",    "}",    "[",     "]", ":",  ",",    "\"type\"",
+                                     "null", "true", "false", "0", "-1", "1e999"};
   for (const auto& d : catalog.value->dialects()) {
     if (!d->error_prefix.empty()) frame_tokens.insert(d->error_prefix);
     for (const auto& e : d->events) {
@@ -171,7 +172,8 @@ int write_dicts(const fs::path& source, const fs::path& out) {
   for (const auto& t : frame_tokens) dialect_dict << dict_entry(t) << '\n';
 
   // YAML keys used by the catalogs and the case files, plus YAML syntax.
-  std::set<std::string> yaml_tokens{": ", "- ", "[", "]", "{", "}", "\"", "'", "|", ">", "&a", "*a", "!!str", "---", "\n  "};
+  std::set<std::string> yaml_tokens{": ", "- ", "[",  "]",  "{",     "}",   "\"",  "'",
+                                    "|",  ">",  "&a", "*a", "!!str", "---", "\n  "};
   for (const fs::path& dir : {source / "spec", source / "conformance/cases/ours"}) {
     for (const auto& entry : fs::recursive_directory_iterator(dir)) {
       if (entry.path().extension() != ".yaml") continue;

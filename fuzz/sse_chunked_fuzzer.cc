@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   SSEC_FUZZ_CHECK(whole == chunked,
                   ssec::fuzz::first_difference(whole, chunked) + "\nas a case:\n" + ssec::fuzz::as_case(chunks, whole));
   const sse::recording bytewise = parse_in_owned_chunks(sse::chunking::bytes(stream), lim);
-  SSEC_FUZZ_CHECK(whole == bytewise,
-                  ssec::fuzz::first_difference(whole, bytewise) + "\nas a case:\n" + ssec::fuzz::as_case({stream}, whole));
+  SSEC_FUZZ_CHECK(whole == bytewise, ssec::fuzz::first_difference(whole, bytewise) + "\nas a case:\n" +
+                                         ssec::fuzz::as_case({stream}, whole));
   return 0;
 }

@@ -25,9 +25,7 @@ struct checking_visitor {
     return sse::action::proceed;
   }
   void on_comment(std::string_view text, std::uint64_t) { SSEC_FUZZ_CHECK(sse::utf8::is_valid(text)); }
-  void on_diagnostic(const sse::diagnostic& d) {
-    SSEC_FUZZ_CHECK(sse::to_string(d.code) != "unknown");
-  }
+  void on_diagnostic(const sse::diagnostic& d) { SSEC_FUZZ_CHECK(sse::to_string(d.code) != "unknown"); }
 };
 
 }  // namespace

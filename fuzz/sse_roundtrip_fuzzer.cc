@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sse::recording got = sse::record_parse(wire);
   got.diagnostics.clear();  // the writer never causes one; checked next
   SSEC_FUZZ_CHECK(sse::record_parse(wire).diagnostics.empty(), ssec::fuzz::as_case({wire}, sse::record_parse(wire)));
-  SSEC_FUZZ_CHECK(got == expected,
-                  ssec::fuzz::first_difference(expected, got) + "\nas a case:\n" + ssec::fuzz::as_case({wire}, expected));
+  SSEC_FUZZ_CHECK(got == expected, ssec::fuzz::first_difference(expected, got) + "\nas a case:\n" +
+                                       ssec::fuzz::as_case({wire}, expected));
   return 0;
 }

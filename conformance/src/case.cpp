@@ -95,12 +95,12 @@ std::vector<std::string> input_items(std::string_view bytes) {
 
 const std::vector<std::string>& known_capabilities() {
   static const std::vector<std::string> names{
-      "bom",             // strips one leading U+FEFF
-      "cr",              // a lone CR ends a line
-      "retry",           // reports the reconnection time
-      "utf8-repair",     // replaces invalid UTF-8 with U+FFFD
-      "last-event-id",   // reports lastEventId on events
-      "nul",             // passes U+0000 through in data
+      "bom",            // strips one leading U+FEFF
+      "cr",             // a lone CR ends a line
+      "retry",          // reports the reconnection time
+      "utf8-repair",    // replaces invalid UTF-8 with U+FFFD
+      "last-event-id",  // reports lastEventId on events
+      "nul",            // passes U+0000 through in data
   };
   return names;
 }

@@ -30,8 +30,8 @@ nlohmann::json sent_object(const nlohmann::json& event) {
   return j.is_discarded() ? nlohmann::json(nullptr) : j;
 }
 
-void add_fields(coverage_report& r, std::span<const test_case> cases, const dl::dialect_spec& d, const dl::event_spec& e,
-                const std::vector<dl::field_spec>& fields, std::vector<std::string>& path) {
+void add_fields(coverage_report& r, std::span<const test_case> cases, const dl::dialect_spec& d,
+                const dl::event_spec& e, const std::vector<dl::field_spec>& fields, std::vector<std::string>& path) {
   for (const auto& f : fields) {
     path.push_back(f.key);
     coverage_item item{"field", d.name + "." + e.type, {}, {}};
@@ -39,7 +39,8 @@ void add_fields(coverage_report& r, std::span<const test_case> cases, const dl::
     for (const auto& c : cases) {
       if (to_string(c.layer) != d.name) continue;
       const bool hit = std::any_of(c.dialect_events.begin(), c.dialect_events.end(), [&](const nlohmann::json& ev) {
-        return ev.value("kind", "") == "structured" && ev.value("type", "") == e.type && has_path(sent_object(ev), path);
+        return ev.value("kind", "") == "structured" && ev.value("type", "") == e.type &&
+               has_path(sent_object(ev), path);
       });
       if (hit) item.case_ids.push_back(c.id);
     }
@@ -52,7 +53,8 @@ void add_fields(coverage_report& r, std::span<const test_case> cases, const dl::
 }  // namespace
 
 std::size_t coverage_report::uncovered() const {
-  return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const coverage_item& i) { return i.uncovered(); }));
+  return static_cast<std::size_t>(
+      std::count_if(items.begin(), items.end(), [](const coverage_item& i) { return i.uncovered(); }));
 }
 
 coverage_report compute_coverage(const dl::catalog& cat, std::span<const test_case> cases) {
@@ -96,12 +98,14 @@ coverage_report compute_coverage(const dl::catalog& cat, std::span<const test_ca
       });
       const bool unbreakable = rule->check.kind == dl::check_kind::field_required && !any_required;
       coverage_item kept{"rule-kept", what, {}, excluded};
-      coverage_item broken{"rule-broken", what, {}, unbreakable ? "no event type of the dialect has a required field" : excluded};
+      coverage_item broken{
+          "rule-broken", what, {}, unbreakable ? "no event type of the dialect has a required field" : excluded};
       for (const auto& c : cases) {
         if (!of_layer(c)) continue;
         const bool listed = std::find(c.findings.begin(), c.findings.end(), rule->id) != c.findings.end();
         if (listed) broken.case_ids.push_back(c.id);
-        const bool cites = std::any_of(c.from.begin(), c.from.end(), [&](const std::string& f) { return f.ends_with("#" + rule->id); });
+        const bool cites = std::any_of(c.from.begin(), c.from.end(),
+                                       [&](const std::string& f) { return f.ends_with("#" + rule->id); });
         if (cites && !listed && (c.conforming || !c.findings.empty())) kept.case_ids.push_back(c.id);
       }
       r.items.push_back(std::move(kept));
@@ -130,8 +134,8 @@ void print_coverage(std::ostream& out, const coverage_report& report, std::size_
     const char* status = i.uncovered() ? "UNCOVERED" : i.case_ids.empty() ? "excluded" : "ok";
     if (!i.case_ids.empty()) ++t.covered;
     else if (!i.excluded.empty()) ++t.excluded;
-    out << std::left << std::setw(10) << status << std::setw(12) << i.kind << std::setw(44) << i.what << std::right << std::setw(5)
-        << i.case_ids.size();
+    out << std::left << std::setw(10) << status << std::setw(12) << i.kind << std::setw(44) << i.what << std::right
+        << std::setw(5) << i.case_ids.size();
     for (std::size_t k = 0; k < i.case_ids.size() && k < max_ids; ++k) out << ' ' << i.case_ids[k];
     if (i.case_ids.size() > max_ids) out << " ...";
     if (i.case_ids.empty() && !i.excluded.empty()) out << "  (" << i.excluded << ")";
@@ -139,8 +143,8 @@ void print_coverage(std::ostream& out, const coverage_report& report, std::size_
   }
   out << "\ncoverage        items  covered  excluded  uncovered\n";
   for (const auto& [kind, t] : per_kind) {
-    out << std::left << std::setw(14) << kind << std::right << std::setw(7) << t.items << std::setw(9) << t.covered << std::setw(10)
-        << t.excluded << std::setw(11) << (t.items - t.covered - t.excluded) << "\n";
+    out << std::left << std::setw(14) << kind << std::right << std::setw(7) << t.items << std::setw(9) << t.covered
+        << std::setw(10) << t.excluded << std::setw(11) << (t.items - t.covered - t.excluded) << "\n";
   }
   out << "uncovered: " << report.uncovered() << "\n";
 }

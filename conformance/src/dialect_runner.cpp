@@ -12,7 +12,8 @@ namespace ssec::conformance {
 namespace {
 
 std::string header(const test_case& c) {
-  return "case " + c.id + " (" + c.name + ") at " + c.where.to_string() + ", layer " + std::string(to_string(c.layer)) + "\n";
+  return "case " + c.id + " (" + c.name + ") at " + c.where.to_string() + ", layer " + std::string(to_string(c.layer)) +
+         "\n";
 }
 
 }  // namespace
@@ -22,8 +23,8 @@ std::optional<std::string> check_dialect_reference(const test_case& c, const chu
   const std::string dialect_name(to_string(c.layer));
   const auto* d = sse::dialect::builtin_dialect(dialect_name);
   if (d == nullptr) {
-    return header(c) + "the built-in catalogs have no dialect '" + dialect_name + "': " +
-           sse::dialect::builtin_catalog().error_text();
+    return header(c) + "the built-in catalogs have no dialect '" + dialect_name +
+           "': " + sse::dialect::builtin_catalog().error_text();
   }
   if (c.has_dialect_events) {
     std::vector<sse::dialect::event> expected;

@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "generator_parts.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/log.hpp"
 #include "ssec/text.hpp"
-#include "generator_parts.hpp"
 
 namespace ssec::conformance {
 namespace {
@@ -65,7 +65,9 @@ std::vector<std::string> trace_refs(const dl::trace& t) {
   return out;
 }
 
-std::string spec_file(const dl::location& where) { return "spec/" + std::filesystem::path(where.file).filename().string(); }
+std::string spec_file(const dl::location& where) {
+  return "spec/" + std::filesystem::path(where.file).filename().string();
+}
 
 void add_unique(std::vector<std::string>& v, const std::vector<std::string>& more) {
   for (const auto& m : more) {
@@ -84,23 +86,26 @@ class case_builder {
       std::vector<std::string> from = trace_refs(e.origin);
       from.insert(from.begin(), spec_file(e.where) + "#" + d_.name + "." + e.type);
       const std::string base = d_.name + "/" + e.type;
-      const std::vector<std::string> type_tags = e.type == "done" ? std::vector<std::string>{"terminal-frame"} : std::vector<std::string>{};
+      const std::vector<std::string> type_tags =
+          e.type == "done" ? std::vector<std::string>{"terminal-frame"} : std::vector<std::string>{};
       const frame full = from_object(make_object(e, true));
       for (const variant v : all_variants) {
-        add("events", base + "/full/" + std::string(variant_name(v)), e.type + ": full frame, " + std::string(variant_name(v)), from,
-            merge({"full-frame"}, type_tags), v, with_context(d_, full, {}));
+        add("events", base + "/full/" + std::string(variant_name(v)),
+            e.type + ": full frame, " + std::string(variant_name(v)), from, merge({"full-frame"}, type_tags), v,
+            with_context(d_, full, {}));
       }
       const frame minimal = from_object(make_object(e, false));
-      add("events", base + "/minimal", e.type + ": minimal frame, defaults applied", from, merge({"minimal-frame"}, type_tags),
-          pick(base + "/minimal"), with_context(d_, minimal, {}));
+      add("events", base + "/minimal", e.type + ": minimal frame, defaults applied", from,
+          merge({"minimal-frame"}, type_tags), pick(base + "/minimal"), with_context(d_, minimal, {}));
       for (const auto& f : e.fields) {
         const auto wrong = wrong_value(f);
         if (!wrong) continue;
         std::vector<std::string> ffrom = from;
         add_unique(ffrom, trace_refs(f.origin));
         const frame bad = with_key(full, f.key, *wrong);
-        add("events", base + "/wrong-type/" + f.key, e.type + ": " + f.key + " with a " + std::string(json_type_name(*wrong)) + " value",
-            ffrom, {"wrong-type"}, pick(base + "/wrong-type/" + f.key), with_context(d_, bad, {}));
+        add("events", base + "/wrong-type/" + f.key,
+            e.type + ": " + f.key + " with a " + std::string(json_type_name(*wrong)) + " value", ffrom, {"wrong-type"},
+            pick(base + "/wrong-type/" + f.key), with_context(d_, bad, {}));
       }
       {
         frame extra = with_key(full, "unlistedField", ojson("extra-1"));
@@ -112,8 +117,8 @@ class case_builder {
         frame cased = with_key(with_key(full, f.key, std::nullopt), miscased(f.key), sample_value(f, true));
         std::vector<std::string> ffrom = from;
         add_unique(ffrom, trace_refs(f.origin));
-        add("events", base + "/casing/" + f.key, e.type + ": key " + miscased(f.key) + " instead of " + f.key, ffrom, {"key-casing"},
-            pick(base + "/casing"), with_context(d_, cased, {}));
+        add("events", base + "/casing/" + f.key, e.type + ": key " + miscased(f.key) + " instead of " + f.key, ffrom,
+            {"key-casing"}, pick(base + "/casing"), with_context(d_, cased, {}));
       }
     }
   }
@@ -127,21 +132,21 @@ class case_builder {
     for (const auto& f : d_.envelope) {
       if (f.required) unknown[f.key] = sample_value(f, false);
     }
-    add("events", d_.name + "/unknown-type", "a type the catalog does not list is kept as unknown", shape_from, {"unknown-type"},
-        pick(d_.name + "/unknown-type"), with_context(d_, from_object(unknown), {}));
+    add("events", d_.name + "/unknown-type", "a type the catalog does not list is kept as unknown", shape_from,
+        {"unknown-type"}, pick(d_.name + "/unknown-type"), with_context(d_, from_object(unknown), {}));
     add("events", d_.name + "/shape/plain", "plain text is kept whole", shape_from, {"frame-shape"}, variant::lf,
         with_context(d_, from_text("Hello world"), {}));
     add("events", d_.name + "/shape/no-type", "a JSON object without a type", shape_from, {"frame-shape"}, variant::lf,
         with_context(d_, from_text(R"({"text":"no type here"})"), {}));
     add("events", d_.name + "/shape/array", "JSON that is not an object", shape_from, {"frame-shape"}, variant::lf,
         with_context(d_, from_text("[1]"), {}));
-    add("events", d_.name + "/shape/number-type", "a JSON object whose type is not a string", shape_from, {"frame-shape"}, variant::lf,
-        with_context(d_, from_text(R"({"type":7})"), {}));
+    add("events", d_.name + "/shape/number-type", "a JSON object whose type is not a string", shape_from,
+        {"frame-shape"}, variant::lf, with_context(d_, from_text(R"({"type":7})"), {}));
     if (!d_.error_prefix.empty()) {
-      add("events", d_.name + "/shape/error", "an error frame: the prefix and one space removed", shape_from, {"frame-shape"},
-          variant::lf, with_context(d_, from_text(d_.error_prefix + " Rate limited"), {}));
-      add("events", d_.name + "/shape/error-nospace", "an error frame without a space after the prefix", shape_from, {"frame-shape"},
-          variant::lf, with_context(d_, from_text(d_.error_prefix + "Rate limited"), {}));
+      add("events", d_.name + "/shape/error", "an error frame: the prefix and one space removed", shape_from,
+          {"frame-shape"}, variant::lf, with_context(d_, from_text(d_.error_prefix + " Rate limited"), {}));
+      add("events", d_.name + "/shape/error-nospace", "an error frame without a space after the prefix", shape_from,
+          {"frame-shape"}, variant::lf, with_context(d_, from_text(d_.error_prefix + "Rate limited"), {}));
     }
     if (!d_.error_wire_event.empty()) {
       frame f = from_text("Rate limited");
@@ -150,8 +155,8 @@ class case_builder {
       for (const auto& diff : d_.differences) {
         if (!diff.error_wire_event.empty()) add_unique(dfrom, trace_refs(diff.origin));
       }
-      add("events", d_.name + "/shape/error-event", "an error frame sent as event: " + d_.error_wire_event, dfrom, {"frame-shape", "event-type"},
-          variant::lf, with_context(d_, f, {}));
+      add("events", d_.name + "/shape/error-event", "an error frame sent as event: " + d_.error_wire_event, dfrom,
+          {"frame-shape", "event-type"}, variant::lf, with_context(d_, f, {}));
     }
   }
 
@@ -204,14 +209,16 @@ class case_builder {
   // A deterministic wire variant for a case that is not run in all of them.
   static variant pick(std::string_view key) { return all_variants[fnv1a(key) % std::size(all_variants)]; }
 
-  void add(const std::string& file, const std::string& key, const std::string& name, const std::vector<std::string>& from,
-           const std::vector<std::string>& tags, variant v, std::vector<frame> frames) {
+  void add(const std::string& file, const std::string& key, const std::string& name,
+           const std::vector<std::string>& from, const std::vector<std::string>& tags, variant v,
+           std::vector<frame> frames) {
     stream s{std::move(frames), v, {}};
     add_stream(file, key, name, from, merge(tags, variant_tags(v)), "must", s);
   }
 
-  void add_stream(const std::string& file, const std::string& key, const std::string& name, const std::vector<std::string>& from,
-                  const std::vector<std::string>& tags, const std::string& verdict, const stream& s) {
+  void add_stream(const std::string& file, const std::string& key, const std::string& name,
+                  const std::vector<std::string>& from, const std::vector<std::string>& tags,
+                  const std::string& verdict, const stream& s) {
     gen_case c;
     c.key = key;
     c.name = d_.name + " " + name;
@@ -258,7 +265,8 @@ class case_builder {
     const auto& e = spec(t);
     const frame minimal = from_object(make_object(e, false));
     for (const auto& f : e.fields) {
-      if (f.required) out.push_back(stream{with_context(d_, with_key(minimal, f.key, std::nullopt), {}), variant::lf, {}});
+      if (f.required)
+        out.push_back(stream{with_context(d_, with_key(minimal, f.key, std::nullopt), {}), variant::lf, {}});
     }
     return out;
   }
@@ -339,13 +347,15 @@ class case_builder {
             break;
           }
         }
-        f.data = "{" + ojson(key).dump() + ":" + ojson(key == "type" ? ojson(t) : ojson("first-1")).dump() + "," + f.data.substr(1);
+        f.data = "{" + ojson(key).dump() + ":" + ojson(key == "type" ? ojson(t) : ojson("first-1")).dump() + "," +
+                 f.data.substr(1);
         f.duplicate_keys = true;
         return ctx(f);
       }
       case dl::check_kind::forbidden_field:
         for (const auto& p : c.fields) {
-          if (p.type == t && p.keys.size() == 1) return ctx(with_key(minimal, p.keys.front(), ojson(p.keys.front() + "-1")));
+          if (p.type == t && p.keys.size() == 1)
+            return ctx(with_key(minimal, p.keys.front(), ojson(p.keys.front() + "-1")));
         }
         return std::nullopt;
       case dl::check_kind::forbidden_type:
@@ -418,7 +428,8 @@ std::string render_case(const dl::dialect_spec& d, const gen_case& c, const std:
 
 }  // namespace
 
-std::vector<generated_file> generate_cases(const sse::dialect::catalog& cat, const std::set<std::string>& reserved_ids) {
+std::vector<generated_file> generate_cases(const sse::dialect::catalog& cat,
+                                           const std::set<std::string>& reserved_ids) {
   std::set<std::string> used = reserved_ids;
   std::map<std::string, std::string> files;
   for (const auto& dp : cat.dialects()) {
@@ -431,9 +442,12 @@ std::vector<generated_file> generate_cases(const sse::dialect::catalog& cat, con
       const std::string name = d.name + "-" + c.file + ".yaml";
       auto& text = files[name];
       if (text.empty()) {
-        text = "# GENERATED by `sse-conform generate-cases` from the catalogs (spec/*.yaml): do not edit.\n"
-               "# Regenerate: sse-conform generate-cases --spec spec --out conformance/cases/generated\n"
-               "# Layer " + d.name + ": " + (c.file == "events" ? "event types, fields and frame shapes" : "producer rules, kept and broken") + ".\n";
+        text =
+            "# GENERATED by `sse-conform generate-cases` from the catalogs (spec/*.yaml): do not edit.\n"
+            "# Regenerate: sse-conform generate-cases --spec spec --out conformance/cases/generated\n"
+            "# Layer " +
+            d.name + ": " +
+            (c.file == "events" ? "event types, fields and frame shapes" : "producer rules, kept and broken") + ".\n";
       }
       text += render_case(d, c, make_id(c.key, used));
     }

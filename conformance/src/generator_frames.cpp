@@ -42,7 +42,8 @@ ojson sample_value(const dl::field_spec& f, bool full) {
 
 // A value the field does not admit; nullopt for `any`.
 std::optional<ojson> wrong_value(const dl::field_spec& f) {
-  for (const ojson& v : {ojson("wrong"), ojson(7), ojson(true), ojson::array({1}), ojson::object({{"x", 1}}), ojson(nullptr)}) {
+  for (const ojson& v :
+       {ojson("wrong"), ojson(7), ojson(true), ojson::array({1}), ojson::object({{"x", 1}}), ojson(nullptr)}) {
     if (!admits(f.types, v)) return v;
   }
   return std::nullopt;
@@ -112,7 +113,9 @@ std::vector<std::string> variant_tags(variant v) {
 
 const dl::event_spec* event_of(const dl::dialect_spec& d, std::string_view type) { return d.event(type); }
 
-bool contains(const std::vector<std::string>& v, std::string_view s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 frame minimal_frame(const dl::dialect_spec& d, std::string_view type) {
   const auto* e = event_of(d, type);
@@ -156,7 +159,8 @@ std::vector<frame> with_context(const dl::dialect_spec& d, const frame& main, co
         }
       }
     }
-    if (opt.pair_open && c.kind == dl::check_kind::pair && (contains(c.close, main.type) || contains(c.during, main.type))) {
+    if (opt.pair_open && c.kind == dl::check_kind::pair &&
+        (contains(c.close, main.type) || contains(c.during, main.type))) {
       frame open = minimal_frame(d, c.open);
       if (!c.key.empty()) open = with_key(open, c.key, key_value(main, c.key));
       prefix.push_back(open);
@@ -184,7 +188,8 @@ std::vector<frame> with_context(const dl::dialect_spec& d, const frame& main, co
     for (const auto* r : d.rules) {
       const auto& c = r->check;
       if (c.kind == dl::check_kind::last_frame && !c.types.empty() && !contains(c.types, main.type)) {
-        const bool after_has = std::any_of(after.begin(), after.end(), [&](const frame& f) { return contains(c.types, f.type); });
+        const bool after_has =
+            std::any_of(after.begin(), after.end(), [&](const frame& f) { return contains(c.types, f.type); });
         if (!after_has) suffix.push_back(minimal_frame(d, c.types.front()));
       }
     }

@@ -49,8 +49,8 @@ json expected_event(const dl::dialect_spec& d, const std::string& raw, const std
 
 // One frame as the validator sees it.
 struct seen_frame {
-  json event;       // expected_event()
-  json object;      // the parsed data (null when not JSON)
+  json event;   // expected_event()
+  json object;  // the parsed data (null when not JSON)
   bool duplicate_keys = false;
   bool cr = false;          // a line of its block ends in CR or CRLF
   bool other_line = false;  // its block holds a line that is not a data line
@@ -146,13 +146,16 @@ class findings_model {
       // OSS-Fuzz compiler) cannot capture bindings in the lambdas below.
       const std::string key = member.key();
       const auto& value = member.value();
-      const auto spec = std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return f.key == key; });
+      const auto spec =
+          std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return f.key == key; });
       path.push_back(key);
       if (spec != declared.end()) {
         if (!spec->types.admits(value)) each(dl::check_kind::field_type);
-        else if (!spec->fields.empty() && value.is_object()) check_object(value, spec->fields, type, path, false, false);
+        else if (!spec->fields.empty() && value.is_object())
+          check_object(value, spec->fields, type, path, false, false);
       } else if (!(top && key == "type")) {
-        const auto twin = std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return folded(f.key) == folded(key); });
+        const auto twin = std::find_if(declared.begin(), declared.end(),
+                                       [&](const dl::field_spec& f) { return folded(f.key) == folded(key); });
         if (twin != declared.end()) each(dl::check_kind::key_casing);
         else if (report_undeclared && !forbidden(type, key)) each(dl::check_kind::undeclared_field);
       }
@@ -186,7 +189,8 @@ class findings_model {
       if (f.duplicate_keys) each(dl::check_kind::unique_keys);
       const auto* spec = d_.event(type);
       std::vector<std::string> path;
-      check_object(f.object, spec != nullptr ? spec->fields : d_.envelope, type, path, true, spec != nullptr && !spec->open);
+      check_object(f.object, spec != nullptr ? spec->fields : d_.envelope, type, path, true,
+                   spec != nullptr && !spec->open);
       for (const auto* r : d_.rules) {
         if (r->check.kind != dl::check_kind::forbidden_field) continue;
         for (const auto& p : r->check.fields) {
@@ -197,7 +201,8 @@ class findings_model {
     for (const auto* r : d_.rules) cross_frame(*r, state_[r->id], f, type, index);
   }
 
-  void cross_frame(const dl::rule_spec& r, rule_state& s, const seen_frame& f, const std::string& type, std::size_t index) {
+  void cross_frame(const dl::rule_spec& r, rule_state& s, const seen_frame& f, const std::string& type,
+                   std::size_t index) {
     const auto& c = r.check;
     const auto hit = [&] { out_.insert(r.id); };
     switch (c.kind) {

@@ -47,12 +47,12 @@ ojson make_object(const dl::event_spec& e, bool full);
 std::string miscased(const std::string& key);
 
 struct frame {
-  std::string data;          // the data's bytes on the wire (a 0xFF byte marks invalid UTF-8)
-  std::string event_line;    // the value of an `event:` line before the data, or empty
-  bool no_space = false;     // `data:` without the space
+  std::string data;        // the data's bytes on the wire (a 0xFF byte marks invalid UTF-8)
+  std::string event_line;  // the value of an `event:` line before the data, or empty
+  bool no_space = false;   // `data:` without the space
   bool duplicate_keys = false;
-  std::string type;          // the object's type (context logic), or empty
-  ojson object;              // the object the data was made from (context logic), or null
+  std::string type;  // the object's type (context logic), or empty
+  ojson object;      // the object the data was made from (context logic), or null
 };
 
 frame from_object(const ojson& o);
@@ -61,7 +61,8 @@ frame from_text(std::string text);
 
 enum class variant { lf, crlf, cr, multiline, extras, bom };
 
-constexpr variant all_variants[] = {variant::lf, variant::crlf, variant::cr, variant::multiline, variant::extras, variant::bom};
+constexpr variant all_variants[] = {variant::lf,        variant::crlf,   variant::cr,
+                                    variant::multiline, variant::extras, variant::bom};
 
 std::string_view variant_name(variant v);
 
@@ -85,16 +86,17 @@ frame with_key(const frame& f, const std::string& key, const std::optional<ojson
 std::optional<ojson> key_value(const frame& f, const std::string& key);
 
 struct context_options {
-  bool first = true;      // a first frame the first_frame rules want
-  bool refers = true;     // the earlier frames the refers rules want
-  bool pair_open = true;  // the open frame a pair rule wants before a close or during frame
-  bool pair_close = true; // the close frames the pair_closed rules want for what is open
-  bool last = true;       // the last frame the last_frame rules want
+  bool first = true;       // a first frame the first_frame rules want
+  bool refers = true;      // the earlier frames the refers rules want
+  bool pair_open = true;   // the open frame a pair rule wants before a close or during frame
+  bool pair_close = true;  // the close frames the pair_closed rules want for what is open
+  bool last = true;        // the last frame the last_frame rules want
 };
 
 // The frames a conforming stream needs around `main` (and `after`, frames
 // that follow it): what the dialect's cross-frame rules ask for.
-std::vector<frame> with_context(const dl::dialect_spec& d, const frame& main, const std::vector<frame>& after, const context_options& opt = {});
+std::vector<frame> with_context(const dl::dialect_spec& d, const frame& main, const std::vector<frame>& after,
+                                const context_options& opt = {});
 
 // --- What the reference must answer (generator_model.cpp) ------------------
 

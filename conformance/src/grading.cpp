@@ -31,8 +31,8 @@ std::optional<outcome> outcome_from_string(std::string_view s) noexcept {
 }
 
 const std::vector<outcome>& all_outcomes() {
-  static const std::vector<outcome> all{outcome::pass,  outcome::fail,  outcome::non_strict, outcome::informational,
-                                        outcome::skip,  outcome::error, outcome::timeout};
+  static const std::vector<outcome> all{outcome::pass, outcome::fail,  outcome::non_strict, outcome::informational,
+                                        outcome::skip, outcome::error, outcome::timeout};
   return all;
 }
 
@@ -44,7 +44,6 @@ outcome mismatch_outcome(verdict v, bool strict) noexcept {
   }
   return outcome::fail;
 }
-
 
 std::string_view to_result_status(outcome o, verdict v) noexcept {
   switch (o) {
@@ -69,7 +68,9 @@ std::optional<outcome> outcome_from_result_status(std::string_view status, verdi
   return std::nullopt;
 }
 
-std::string_view known_result_statuses() noexcept { return "PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, CRASH, TIMEOUT, SKIPPED"; }
+std::string_view known_result_statuses() noexcept {
+  return "PASS, FAIL, IMPL_ACCEPT, IMPL_DIFFER, CRASH, TIMEOUT, SKIPPED";
+}
 
 namespace {
 
@@ -105,7 +106,8 @@ mismatch compare_inexact_retry(const conf::test_case& c, const conf::external_re
 std::optional<mismatch> compare_decoded(const conf::test_case& c, const answer& answer) {
   if (answer.wire) {
     const conf::event_log expected = conf::external_view(c.events);
-    if (answer.inexact_retry && !answer.wire->error) return compare_inexact_retry(c, *answer.wire, *answer.inexact_retry);
+    if (answer.inexact_retry && !answer.wire->error)
+      return compare_inexact_retry(c, *answer.wire, *answer.inexact_retry);
     const conf::external_result& got = *answer.wire;
     const auto diff = conf::compare_external(c.events, got);
     if (!diff) return std::nullopt;

@@ -24,9 +24,8 @@ constexpr std::string_view decisions_prefix = "spec/DECISIONS.md#";
 
 const std::vector<std::string_view>& allowed_keys() {
   static const std::vector<std::string_view> keys{
-      "id",     "name",   "from",           "tags",     "verdict",    "layer",   "note",  "input",
-      "input_hex", "input_base64", "events", "dialect_events", "findings", "conforming", "limits", "no_scan",
-      "needs"};
+      "id",           "name",   "from",           "tags",     "verdict",    "layer",  "note",    "input", "input_hex",
+      "input_base64", "events", "dialect_events", "findings", "conforming", "limits", "no_scan", "needs"};
   return keys;
 }
 
@@ -94,7 +93,8 @@ bool check_chunk_string(case_file& ctx, const YAML::Node& n, std::string_view wh
     const std::size_t col = column + (i - pos);
     if (c == '"') return true;
     if (c == '\n' || c == '\r') {
-      ctx.r.error(line + 1, col + 1, std::string(what) + " must stay on one line: YAML folds line breaks inside quotes");
+      ctx.r.error(line + 1, col + 1,
+                  std::string(what) + " must stay on one line: YAML folds line breaks inside quotes");
       return false;
     }
     if (c == '\t') {
@@ -102,22 +102,26 @@ bool check_chunk_string(case_file& ctx, const YAML::Node& n, std::string_view wh
       return false;
     }
     if (u >= 0x80) {
-      ctx.r.error(line + 1, col + 1, "write non-ASCII characters as \\uXXXX in " + std::string(what) +
-                           ", so invisible ones (U+FEFF, U+2028, ...) stay visible");
+      ctx.r.error(line + 1, col + 1,
+                  "write non-ASCII characters as \\uXXXX in " + std::string(what) +
+                      ", so invisible ones (U+FEFF, U+2028, ...) stay visible");
       return false;
     }
     if (c != '\\' || i + 1 >= ctx.text.size()) continue;
     const char e = ctx.text[i + 1];
-    if (e == 'x' && i + 2 < ctx.text.size() && std::string_view("89abcdefABCDEF").find(ctx.text[i + 2]) != std::string_view::npos) {
-      ctx.r.error(line + 1, col + 1, "in YAML `\\x" + std::string(ctx.text.substr(i + 2, 2)) + "` is the character U+00" +
-                           std::string(ctx.text.substr(i + 2, 2)) +
-                           " (two UTF-8 bytes), not a raw byte: write raw bytes as {hex: \"..\"}, the character as \\u00" +
-                           std::string(ctx.text.substr(i + 2, 2)));
+    if (e == 'x' && i + 2 < ctx.text.size() &&
+        std::string_view("89abcdefABCDEF").find(ctx.text[i + 2]) != std::string_view::npos) {
+      ctx.r.error(line + 1, col + 1,
+                  "in YAML `\\x" + std::string(ctx.text.substr(i + 2, 2)) + "` is the character U+00" +
+                      std::string(ctx.text.substr(i + 2, 2)) +
+                      " (two UTF-8 bytes), not a raw byte: write raw bytes as {hex: \"..\"}, the character as \\u00" +
+                      std::string(ctx.text.substr(i + 2, 2)));
       return false;
     }
     if (e == 'N' || e == '_') {
-      ctx.r.error(line + 1, col + 1, std::string("yaml-cpp writes `\\") + e + "` as a single raw byte: write " +
-                           (e == 'N' ? "\\u0085" : "\\u00A0") + " instead");
+      ctx.r.error(line + 1, col + 1,
+                  std::string("yaml-cpp writes `\\") + e + "` as a single raw byte: write " +
+                      (e == 'N' ? "\\u0085" : "\\u00A0") + " instead");
       return false;
     }
     if (e == '\n' || e == '\r') {
@@ -138,7 +142,8 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk)
     return true;
   }
   if (!item.IsMap()) {
-    ctx.r.error(item, "an `input` chunk is a double-quoted string, {hex: ...}, {base64: ...} or {repeat: ..., times: N}");
+    ctx.r.error(item,
+                "an `input` chunk is a double-quoted string, {hex: ...}, {base64: ...} or {repeat: ..., times: N}");
     return false;
   }
   const auto keys = ctx.r.read_mapping(item, "", {});
@@ -193,7 +198,9 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
   std::vector<std::string> chunks;
   if (key == "input") {
     if (!node.IsSequence() || node.size() == 0) {
-      ctx.r.error(node, "`input` must be a non-empty list of chunks, e.g. [\"data: a\\n\\n\"] (use [\"\"] for an empty stream)");
+      ctx.r.error(
+          node,
+          "`input` must be a non-empty list of chunks, e.g. [\"data: a\\n\\n\"] (use [\"\"] for an empty stream)");
       return false;
     }
     for (const auto& item : node) {
@@ -209,7 +216,7 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
       auto bytes = hex ? parse_hex(text) : ssec::base64_decode(text);
       if (!bytes) {
         ctx.r.error(item, hex ? "`input_hex` must be pairs of hex digits, optionally separated by spaces"
-                            : "`input_base64` must be standard base64 (RFC 4648, no whitespace)");
+                              : "`input_base64` must be standard base64 (RFC 4648, no whitespace)");
         return false;
       }
       chunks.push_back(std::move(*bytes));
@@ -350,13 +357,14 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
   if (auto id = ctx.r.text(field("id"), "", true)) {
     c.id = *id;
     if (!is_valid_case_id(c.id)) {
-      ctx.r.error(value("id"), "id `" + c.id +
-                                 "` must be 4 characters of A-H J-N P-Z 2-9 with at least one letter and one digit");
+      ctx.r.error(value("id"),
+                  "id `" + c.id + "` must be 4 characters of A-H J-N P-Z 2-9 with at least one letter and one digit");
     }
   }
   if (auto name = ctx.r.text(field("name"), "", true)) {
     c.name = *name;
-    if (c.name.empty() || c.name.find('\n') != std::string::npos) ctx.r.error(value("name"), "`name` must be one non-empty line");
+    if (c.name.empty() || c.name.find('\n') != std::string::npos)
+      ctx.r.error(value("name"), "`name` must be one non-empty line");
   }
   if (keys.has("note")) {
     if (auto note = ctx.r.text(field("note"), "", true)) c.note = *note;
@@ -378,7 +386,8 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
       }
       const std::string tag = item.Scalar();
       if (!tags.contains(tag)) ctx.r.error(item, "tag `" + tag + "` is not in spec/tags.yaml");
-      else if (std::find(c.tags.begin(), c.tags.end(), tag) != c.tags.end()) ctx.r.error(item, "tag `" + tag + "` repeated");
+      else if (std::find(c.tags.begin(), c.tags.end(), tag) != c.tags.end())
+        ctx.r.error(item, "tag `" + tag + "` repeated");
       c.tags.push_back(tag);
     }
   } else {
@@ -418,40 +427,46 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
   if (keys.has("findings")) {
     if (auto findings = ctx.r.string_items(field("findings"), "", any_strings)) {
       for (const auto& [rule, item] : *findings) {
-        if (rule.empty() || rule.find_first_of(" \t\n") != std::string::npos) ctx.r.error(item, "a finding is one rule id");
+        if (rule.empty() || rule.find_first_of(" \t\n") != std::string::npos)
+          ctx.r.error(item, "a finding is one rule id");
         c.findings.push_back(rule);
       }
-      if (c.findings.empty()) ctx.r.error(value("findings"), "`findings` lists the rule ids the stream breaks; write `conforming: true` for none");
+      if (c.findings.empty())
+        ctx.r.error(value("findings"),
+                    "`findings` lists the rule ids the stream breaks; write `conforming: true` for none");
     }
   }
   if (keys.has("conforming")) {
     const auto& n = value("conforming");
-    if (!n.IsScalar() || n.Scalar() != "true") ctx.r.error(n, "`conforming` can only be `true`; list broken rules in `findings`");
+    if (!n.IsScalar() || n.Scalar() != "true")
+      ctx.r.error(n, "`conforming` can only be `true`; list broken rules in `findings`");
     c.conforming = true;
   }
   if (ctx.r.count() != errors_before) return false;
 
   // Rules that tie fields together.
-  if (c.verdict == verdict::impl &&
-      std::none_of(c.from.begin(), c.from.end(), [](const std::string& f) { return f.starts_with(decisions_prefix); })) {
+  if (c.verdict == verdict::impl && std::none_of(c.from.begin(), c.from.end(), [](const std::string& f) {
+        return f.starts_with(decisions_prefix);
+      })) {
     ctx.r.error(value("from"), "an `impl` case must cite the decision it follows (spec/DECISIONS.md#anchor) in `from`");
   }
   if (c.limits && c.verdict != verdict::impl) {
     ctx.r.error(value("limits"), "a case that sets `limits` tests our choice of limits: its verdict must be impl");
   }
-  const bool fatal =
-      std::any_of(c.events.begin(), c.events.end(), [](const log_line& l) { return std::holds_alternative<log_error>(l); });
+  const bool fatal = std::any_of(c.events.begin(), c.events.end(),
+                                 [](const log_line& l) { return std::holds_alternative<log_error>(l); });
   if (fatal && c.verdict != verdict::impl) {
     ctx.r.error(value("events"), "a fatal `error` comes from a limit of the reference: the verdict must be impl");
   }
   if (c.layer == layer::wire) {
     for (const char* key : {"dialect_events", "findings", "conforming"}) {
-      if (keys.has(key)) ctx.r.error(field(key).key_node, std::string("`") + key + "` belongs to dialect layers, not wire");
+      if (keys.has(key))
+        ctx.r.error(field(key).key_node, std::string("`") + key + "` belongs to dialect layers, not wire");
     }
   } else {
     if (!keys.has("dialect_events") && !keys.has("findings") && !keys.has("conforming")) {
       ctx.r.error(node, "a " + std::string(to_string(c.layer)) +
-                          " case must expect something of its layer: dialect_events, findings or conforming");
+                            " case must expect something of its layer: dialect_events, findings or conforming");
     }
     if (keys.has("findings") && keys.has("conforming")) {
       ctx.r.error(value("conforming"), "`conforming: true` and `findings` contradict each other");
@@ -552,8 +567,8 @@ ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::
   return load_cases_from_text(text.value(), display, path.stem().string(), tags);
 }
 
-ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root, std::string_view display_root,
-                                                         const tag_list& tags) {
+ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root,
+                                                         std::string_view display_root, const tag_list& tags) {
   ssec::load_result<std::vector<test_case>> out;
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {

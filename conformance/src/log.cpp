@@ -155,10 +155,8 @@ class line_reader {
         case '0': out.push_back('\0'); break;
         case 'u': digits = 4; break;
         case 'U': digits = 8; break;
-        case 'x':
-          return fail("`\\x` is not a log escape: values are text, write U+00NN as \\u00NN");
-        default:
-          return fail(std::string("unknown escape `\\") + e + "`");
+        case 'x': return fail("`\\x` is not a log escape: values are text, write U+00NN as \\u00NN");
+        default: return fail(std::string("unknown escape `\\") + e + "`");
       }
       if (digits == 0) {
         pos_ += 2;
@@ -232,11 +230,9 @@ std::optional<log_line> parse_line(line_reader& in) {
     if (in.expect("off=") && in.number(offset) && in.end()) return log_error{*code, offset};
     return std::nullopt;
   }
-  in.fail("unknown line `" + std::string(keyword) +
-          "`: expected event, retry, comment, diag, error or last_id");
+  in.fail("unknown line `" + std::string(keyword) + "`: expected event, retry, comment, diag, error or last_id");
   return std::nullopt;
 }
-
 
 std::string truncated(std::string text, std::size_t max_chars) {
   if (text.size() <= max_chars) return text;
@@ -249,13 +245,13 @@ std::string truncated(std::string text, std::size_t max_chars) {
 
 std::size_t channel(const log_line& line) {
   switch (line.index()) {
-    case 0: return 0;  // event
-    case 1: return 1;  // retry
-    case 2: return 2;  // comment
-    case 3: return 3;  // diag
-    case 4:            // error
-    case 5: return 4;  // rejected
-    default: return 5; // last_id
+    case 0: return 0;   // event
+    case 1: return 1;   // retry
+    case 2: return 2;   // comment
+    case 3: return 3;   // diag
+    case 4:             // error
+    case 5: return 4;   // rejected
+    default: return 5;  // last_id
   }
 }
 constexpr std::size_t channel_count = 6;
@@ -390,8 +386,8 @@ event_log reference_view(const event_log& expected) {
 }
 
 event_log external_view(const event_log& expected) {
-  const bool fatal =
-      std::any_of(expected.begin(), expected.end(), [](const log_line& l) { return std::holds_alternative<log_error>(l); });
+  const bool fatal = std::any_of(expected.begin(), expected.end(),
+                                 [](const log_line& l) { return std::holds_alternative<log_error>(l); });
   if (fatal) return {log_rejected{}};
   event_log out;
   std::optional<std::uint64_t> retry;
@@ -407,15 +403,19 @@ std::optional<log_difference> compare_logs(const event_log& expected, const even
   // A rejection on one side only is the difference that matters, whatever
   // else the logs hold: show it first.
   const auto rejection = [](const event_log& log) {
-    return std::find_if(log.begin(), log.end(), [](const log_line& l) { return std::holds_alternative<log_rejected>(l); });
+    return std::find_if(log.begin(), log.end(),
+                        [](const log_line& l) { return std::holds_alternative<log_rejected>(l); });
   };
   const bool expected_rejects = rejection(expected) != expected.end();
   const bool got_rejects = rejection(got) != got.end();
   if (expected_rejects != got_rejects) {
     log_difference diff;
-    diff.expected_line = expected_rejects ? format_line(*rejection(expected))
-                                          : expected.empty() ? "(end of log)" : format_line(expected.front());
-    diff.got_line = got_rejects ? format_line(*rejection(got)) : got.empty() ? "(end of log)" : format_line(got.front());
+    diff.expected_line = expected_rejects   ? format_line(*rejection(expected))
+                         : expected.empty() ? "(end of log)"
+                                            : format_line(expected.front());
+    diff.got_line = got_rejects   ? format_line(*rejection(got))
+                    : got.empty() ? "(end of log)"
+                                  : format_line(got.front());
     diff.got_arranged = got;
     return diff;
   }

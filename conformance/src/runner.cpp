@@ -62,10 +62,12 @@ std::optional<chunking_plan> parse_chunking_plan(std::string_view text, std::str
       unsigned n = 0;
       const std::string_view count = item.substr(7);
       const auto [ptr, ec] = std::from_chars(count.data(), count.data() + count.size(), n);
-      if (ec != std::errc() || ptr != count.data() + count.size()) return fail("random:N needs a count, not `" + std::string(count) + "`");
+      if (ec != std::errc() || ptr != count.data() + count.size())
+        return fail("random:N needs a count, not `" + std::string(count) + "`");
       plan.random_count = n;
     } else {
-      return fail("unknown chunking `" + std::string(item) + "` (known: whole, as-written, bytes, splits, random:N, all)");
+      return fail("unknown chunking `" + std::string(item) +
+                  "` (known: whole, as-written, bytes, splits, random:N, all)");
     }
   }
   return plan;

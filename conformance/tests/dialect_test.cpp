@@ -103,7 +103,8 @@ TEST(coverage, reports_an_uncovered_event_type) {
   const std::vector<conf::test_case> cases{c};
   const auto r = conf::compute_coverage(*cat.value, cases);
   const auto find = [&](const std::string& kind, const std::string& what) {
-    return std::find_if(r.items.begin(), r.items.end(), [&](const conf::coverage_item& i) { return i.kind == kind && i.what == what; });
+    return std::find_if(r.items.begin(), r.items.end(),
+                        [&](const conf::coverage_item& i) { return i.kind == kind && i.what == what; });
   };
   // The case expects no dialect events, so nothing is covered by it.
   ASSERT_NE(find("event", "chat.usage"), r.items.end());

@@ -26,11 +26,11 @@ ssec::load_result<std::vector<conf::test_case>> load(const std::string& text) {
 
 // A valid case; tests change one thing in it.
 const std::string valid =
-    "- id: K7P2\n"                                   // line 1
+    "- id: K7P2\n"  // line 1
     "  name: CRLF split across chunks ends one line\n"
     "  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation\n"
     "  tags: [line-endings]\n"
-    "  verdict: must\n"                              // line 5
+    "  verdict: must\n"  // line 5
     "  layer: wire\n"
     "  input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]\n"
     "  events: |\n"
@@ -44,7 +44,8 @@ std::string replace(std::string text, const std::string& from, const std::string
 }
 
 // Expects exactly one error, at `line`, whose message contains `words`.
-void expect_one_error(const ssec::load_result<std::vector<conf::test_case>>& r, std::size_t line, const std::string& words) {
+void expect_one_error(const ssec::load_result<std::vector<conf::test_case>>& r, std::size_t line,
+                      const std::string& words) {
   ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
   EXPECT_EQ(r.errors[0].file, "cases/t.yaml");
   EXPECT_EQ(r.errors[0].line, line) << r.error_text();
@@ -74,23 +75,27 @@ TEST(loader, reads_a_valid_case) {
 
 TEST(loader, reads_hex_base64_and_repeat_chunks) {
   auto text = replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]",
-                      "input: [{hex: \"EF BB bf\"}, {base64: \"ZGF0YTog\"}, {repeat: \"ab\", times: 3}, \"\\0\\uFEFF\\U0001F600\\x7F\"]");
+                      "input: [{hex: \"EF BB bf\"}, {base64: \"ZGF0YTog\"}, {repeat: \"ab\", times: 3}, "
+                      "\"\\0\\uFEFF\\U0001F600\\x7F\"]");
   const auto r = load(text);
   ASSERT_TRUE(r.ok()) << r.error_text();
-  EXPECT_EQ(r.value[0].input, std::string("\xEF\xBB\xBF" "data: ababab") + std::string(1, '\0') +
-                                  "\xEF\xBB\xBF\xF0\x9F\x98\x80\x7F");
+  EXPECT_EQ(r.value[0].input, std::string("\xEF\xBB\xBF"
+                                          "data: ababab") +
+                                  std::string(1, '\0') + "\xEF\xBB\xBF\xF0\x9F\x98\x80\x7F");
   EXPECT_EQ(r.value[0].written_chunks, (std::vector<std::size_t>{3, 6, 6, 9}));
 }
 
 TEST(loader, finds_chunk_quotes_after_non_ascii_text) {
   // The double-quote check reads the file at yaml-cpp's byte positions.
-  const auto r = load(replace(valid, "  name: CRLF", "  note: \"h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80\"\n  name: CRLF"));
+  const auto r =
+      load(replace(valid, "  name: CRLF", "  note: \"h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80\"\n  name: CRLF"));
   ASSERT_TRUE(r.ok()) << r.error_text();
   EXPECT_EQ(r.value[0].note, "h\xC3\xA9llo \xE2\x80\xA6 \xF0\x9F\x98\x80");
 }
 
 TEST(loader, reads_input_hex_and_input_base64) {
-  auto hex = load(replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]", "input_hex: [\"64 61\", \"3A0a\"]"));
+  auto hex =
+      load(replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]", "input_hex: [\"64 61\", \"3A0a\"]"));
   ASSERT_TRUE(hex.ok()) << hex.error_text();
   EXPECT_EQ(hex.value[0].input, "da:\n");
   EXPECT_EQ(hex.value[0].written_chunks, (std::vector<std::size_t>{2, 2}));
@@ -99,9 +104,7 @@ TEST(loader, reads_input_hex_and_input_base64) {
   EXPECT_EQ(b64.value[0].input, "\xFF");
 }
 
-TEST(loader, rejects_an_unknown_key) {
-  expect_one_error(load(valid + "  evnts: x\n"), 10, "unknown key `evnts`");
-}
+TEST(loader, rejects_an_unknown_key) { expect_one_error(load(valid + "  evnts: x\n"), 10, "unknown key `evnts`"); }
 
 TEST(loader, rejects_a_missing_field) {
   expect_one_error(load(replace(valid, "  verdict: must\n", "")), 1, "missing required key `verdict`");
@@ -247,7 +250,8 @@ TEST(loader, checks_dialect_fields_by_layer) {
   EXPECT_TRUE(load(chat + "  findings: [CHAT-JSON-1]\n").ok());
   expect_one_error(load(chat + "  conforming: false\n"), 10, "can only be `true`");
   expect_one_error(load(chat + "  conforming: true\n  findings: [X-1]\n"), 10, "contradict");
-  const auto r = load(chat + "  dialect_events: |\n    {\"type\": \"content\", \"text\": \"Hi\"}\n\n    {\"type\": \"done\"}\n");
+  const auto r =
+      load(chat + "  dialect_events: |\n    {\"type\": \"content\", \"text\": \"Hi\"}\n\n    {\"type\": \"done\"}\n");
   ASSERT_TRUE(r.ok()) << r.error_text();
   ASSERT_EQ(r.value[0].dialect_events.size(), 2u);
   EXPECT_EQ(r.value[0].dialect_events[1]["type"], "done");
@@ -271,7 +275,8 @@ TEST(loader, collects_every_error_of_a_file) {
 
 TEST(tags, loads_the_closed_list) {
   std::vector<ssec::error> errors;
-  const auto tags = conf::load_tags_from_text("tags:\n  bom: \"A BOM.\"\n  line-endings: Line ends.\n", "tags.yaml", errors);
+  const auto tags =
+      conf::load_tags_from_text("tags:\n  bom: \"A BOM.\"\n  line-endings: Line ends.\n", "tags.yaml", errors);
   EXPECT_TRUE(errors.empty());
   EXPECT_TRUE(tags.contains("bom"));
   EXPECT_TRUE(tags.contains("line-endings"));

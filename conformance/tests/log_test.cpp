@@ -98,7 +98,9 @@ TEST(log, quote_escapes_every_invisible_character) {
   EXPECT_EQ(conf::quote(std::string("\n\r\t\x01\x7F", 5) + std::string(1, '\0')), "\"\\n\\r\\t\\u0001\\u007F\\0\"");
   EXPECT_EQ(conf::quote("\xEF\xBB\xBF\xE2\x80\xA8\xC2\x85\xEF\xBF\xBD"), "\"\\uFEFF\\u2028\\u0085\\uFFFD\"");
   EXPECT_EQ(conf::quote("\xF0\x9F\x98\x80"), "\"\\U0001F600\"");
-  EXPECT_EQ(conf::quote("a\xFF" "b\xE2\x82"), "\"a\\xFFb\\xE2\\x82\"");
+  EXPECT_EQ(conf::quote("a\xFF"
+                        "b\xE2\x82"),
+            "\"a\\xFFb\\xE2\\x82\"");
 }
 
 TEST(log, quote_writes_long_runs_as_repeats) {
@@ -151,9 +153,9 @@ TEST(log, reference_view_implies_the_final_last_id) {
 }
 
 TEST(log, external_view_keeps_events_and_the_final_retry) {
-  const conf::event_log expected{conf::log_retry{1}, ev("m", "a"), conf::log_comment{"x"},
-                                 conf::log_diag{sse::diag::invalid_retry, 3}, conf::log_retry{2}, ev("m", "b"),
-                                 conf::log_last_id{""}};
+  const conf::event_log expected{
+      conf::log_retry{1}, ev("m", "a"), conf::log_comment{"x"}, conf::log_diag{sse::diag::invalid_retry, 3},
+      conf::log_retry{2}, ev("m", "b"), conf::log_last_id{""}};
   EXPECT_EQ(conf::external_view(expected), (conf::event_log{ev("m", "a"), ev("m", "b"), conf::log_retry{2}}));
   EXPECT_EQ(conf::external_view({ev("m", "a"), conf::log_error{sse::errc::line_too_long, 3}}),
             conf::event_log{conf::log_rejected{}});
@@ -200,7 +202,8 @@ TEST(log, reports_missing_and_extra_lines) {
   diff = conf::compare_logs({ev("m", "a", "1")}, {ev("m", "a", "2")});
   ASSERT_TRUE(diff);
   EXPECT_NE(diff->detail.find("last_id differs at byte 0"), std::string::npos);
-  diff = conf::compare_logs({conf::log_diag{sse::diag::unknown_field, 3}}, {conf::log_diag{sse::diag::unknown_field, 4}});
+  diff =
+      conf::compare_logs({conf::log_diag{sse::diag::unknown_field, 3}}, {conf::log_diag{sse::diag::unknown_field, 4}});
   ASSERT_TRUE(diff);
   EXPECT_EQ(diff->got_line, "diag unknown_field off=4");
 }
@@ -217,8 +220,9 @@ TEST(log, compares_huge_values_without_printing_them_whole) {
 }
 
 TEST(log, compares_external_answers) {
-  const conf::event_log expected{ev("message", "a", "1"), conf::log_retry{10}, conf::log_diag{sse::diag::unknown_field, 3},
-                                 conf::log_comment{"x"}, conf::log_last_id{"9"}};
+  const conf::event_log expected{ev("message", "a", "1"), conf::log_retry{10},
+                                 conf::log_diag{sse::diag::unknown_field, 3}, conf::log_comment{"x"},
+                                 conf::log_last_id{"9"}};
   conf::external_result ok{{sse::event("message", "a", "1")}, 10, std::nullopt};
   EXPECT_FALSE(conf::compare_external(expected, ok));
   conf::external_result no_retry{{sse::event("message", "a", "1")}, std::nullopt, std::nullopt};

@@ -99,9 +99,10 @@ TEST(chunkings, plans_parse_from_text) {
 }
 
 TEST(run_reference, agrees_with_record_parse) {
-  const std::vector<std::string> inputs{
-      "", "data: a\r\n\r\n", "\xEF\xBB\xBF" "data: \xFF\n\nid: 1\nretry: 7\n: c\nx\n\ndata: tail",
-      "data: a\rdata: b\r\r", std::string(5000, 'y') + "\n\n"};
+  const std::vector<std::string> inputs{"", "data: a\r\n\r\n",
+                                        "\xEF\xBB\xBF"
+                                        "data: \xFF\n\nid: 1\nretry: 7\n: c\nx\n\ndata: tail",
+                                        "data: a\rdata: b\r\r", std::string(5000, 'y') + "\n\n"};
   for (const auto& input : inputs) {
     for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
       const auto chunks = sse::chunking::fixed(input, size);
@@ -130,8 +131,10 @@ TEST(check_reference, reports_a_wrong_expectation_with_everything_needed) {
   EXPECT_EQ(failure->failing, failure->total);
   EXPECT_EQ(failure->total, 1u + 1u + 18u + 8u);
   const std::string text = conf::describe(c, *failure);
-  EXPECT_NE(text.find("case T3ST \"a test case\" at cases/unit.yaml:7 (layer wire, verdict must)"), std::string::npos) << text;
-  EXPECT_NE(text.find("chunking whole (28 of 28 chunkings fail): 1 chunks [\"data: a\\ndata: b\\n\\n\"]"), std::string::npos)
+  EXPECT_NE(text.find("case T3ST \"a test case\" at cases/unit.yaml:7 (layer wire, verdict must)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("chunking whole (28 of 28 chunkings fail): 1 chunks [\"data: a\\ndata: b\\n\\n\"]"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("expected line written at cases/unit.yaml:20"), std::string::npos) << text;
   EXPECT_NE(text.find("  expected: event type=\"message\" data=\"a\" last_id=\"\""), std::string::npos) << text;
@@ -158,8 +161,11 @@ TEST(capabilities, come_from_the_input_and_the_expected_log) {
   EXPECT_TRUE(conf::required_capabilities(plain).empty());
   auto crlf = make_case("data: a\r\n\r\n", {11}, "event type=\"message\" data=\"a\" last_id=\"\"\n");
   EXPECT_TRUE(conf::required_capabilities(crlf).empty());
-  static constexpr char bytes[] = "\xEF\xBB\xBF" "id: 1\rdata: \xFF\0\n\n";
-  auto all = make_case(std::string(bytes, sizeof bytes - 1), {sizeof bytes - 1}, "event type=\"message\" data=\"\\uFFFD\\0\" last_id=\"1\"\nretry 5\n");
+  static constexpr char bytes[] =
+      "\xEF\xBB\xBF"
+      "id: 1\rdata: \xFF\0\n\n";
+  auto all = make_case(std::string(bytes, sizeof bytes - 1), {sizeof bytes - 1},
+                       "event type=\"message\" data=\"\\uFFFD\\0\" last_id=\"1\"\nretry 5\n");
   all.needs = {"bom"};
   EXPECT_EQ(conf::required_capabilities(all),
             (std::vector<std::string>{"bom", "cr", "last-event-id", "nul", "retry", "utf8-repair"}));

@@ -131,14 +131,14 @@ bool is_valid_scalar(std::string_view bytes) noexcept {
 namespace avx2 {
 
 // Error classes of a byte pair (previous byte, this byte).
-constexpr std::uint8_t too_short = 1 << 0;   // lead byte then ASCII or another lead
-constexpr std::uint8_t too_long = 1 << 1;    // ASCII then a continuation byte
-constexpr std::uint8_t overlong_3 = 1 << 2;  // E0 80..9F
-constexpr std::uint8_t too_large = 1 << 3;   // F4 90..BF, or F5..FF then a continuation
-constexpr std::uint8_t surrogate = 1 << 4;   // ED A0..BF
-constexpr std::uint8_t overlong_2 = 1 << 5;  // C0..C1 then a continuation
-constexpr std::uint8_t too_large_1000 = 1 << 6;  // F5..FF 80..8F
-constexpr std::uint8_t overlong_4 = 1 << 6;      // F0 80..8F
+constexpr std::uint8_t too_short = 1 << 0;          // lead byte then ASCII or another lead
+constexpr std::uint8_t too_long = 1 << 1;           // ASCII then a continuation byte
+constexpr std::uint8_t overlong_3 = 1 << 2;         // E0 80..9F
+constexpr std::uint8_t too_large = 1 << 3;          // F4 90..BF, or F5..FF then a continuation
+constexpr std::uint8_t surrogate = 1 << 4;          // ED A0..BF
+constexpr std::uint8_t overlong_2 = 1 << 5;         // C0..C1 then a continuation
+constexpr std::uint8_t too_large_1000 = 1 << 6;     // F5..FF 80..8F
+constexpr std::uint8_t overlong_4 = 1 << 6;         // F0 80..8F
 constexpr std::uint8_t two_continuations = 1 << 7;  // a continuation then a continuation
 constexpr std::uint8_t carry = too_short | too_long | two_continuations;
 
@@ -182,31 +182,31 @@ struct checker {
 
     const __m256i byte_1_high = _mm256_shuffle_epi8(
         table16({too_long, too_long, too_long, too_long, too_long, too_long, too_long, too_long,  // 0_______
-                two_continuations, two_continuations, two_continuations, two_continuations,    // 10______
-                too_short | overlong_2,                                                         // 1100____
-                too_short,                                                                      // 1101____
-                too_short | overlong_3 | surrogate,                                             // 1110____
-                too_short | too_large | too_large_1000 | overlong_4}),                          // 1111____
+                 two_continuations, two_continuations, two_continuations, two_continuations,      // 10______
+                 too_short | overlong_2,                                                          // 1100____
+                 too_short,                                                                       // 1101____
+                 too_short | overlong_3 | surrogate,                                              // 1110____
+                 too_short | too_large | too_large_1000 | overlong_4}),                           // 1111____
         high_nibbles(prev1));
     const __m256i byte_1_low = _mm256_shuffle_epi8(
         table16({carry | overlong_3 | overlong_2 | overlong_4,  // ____0000
-                carry | overlong_2,                             // ____0001
-                carry, carry,                                   // ____001_
-                carry | too_large,                              // ____0100
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000,
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000,
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000,
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000,  // ____0101 .. ____1100
-                carry | too_large | too_large_1000 | surrogate,                         // ____1101
-                carry | too_large | too_large_1000, carry | too_large | too_large_1000}),  // ____111_
+                 carry | overlong_2,                            // ____0001
+                 carry, carry,                                  // ____001_
+                 carry | too_large,                             // ____0100
+                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,
+                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,
+                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,
+                 carry | too_large | too_large_1000, carry | too_large | too_large_1000,    // ____0101 .. ____1100
+                 carry | too_large | too_large_1000 | surrogate,                            // ____1101
+                 carry | too_large | too_large_1000, carry | too_large | too_large_1000}),  // ____111_
         _mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)));
     const __m256i byte_2_high = _mm256_shuffle_epi8(
         table16({too_short, too_short, too_short, too_short, too_short, too_short, too_short, too_short,  // 0_______
-                too_long | overlong_2 | two_continuations | overlong_3 | too_large_1000 | overlong_4,   // 1000____
-                too_long | overlong_2 | two_continuations | overlong_3 | too_large,                    // 1001____
-                too_long | overlong_2 | two_continuations | surrogate | too_large,                     // 101_____
-                too_long | overlong_2 | two_continuations | surrogate | too_large,
-                too_short, too_short, too_short, too_short}),  // 11______
+                 too_long | overlong_2 | two_continuations | overlong_3 | too_large_1000 | overlong_4,    // 1000____
+                 too_long | overlong_2 | two_continuations | overlong_3 | too_large,                      // 1001____
+                 too_long | overlong_2 | two_continuations | surrogate | too_large,                       // 101_____
+                 too_long | overlong_2 | two_continuations | surrogate | too_large, too_short, too_short, too_short,
+                 too_short}),  // 11______
         high_nibbles(input));
     const __m256i special_cases = _mm256_and_si256(_mm256_and_si256(byte_1_high, byte_1_low), byte_2_high);
 
@@ -220,8 +220,8 @@ struct checker {
 
     // A lead byte in the last three positions needs bytes from the next block.
     const __m256i max_complete = _mm256_setr_epi8(
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, static_cast<char>(0xF0 - 1), static_cast<char>(0xE0 - 1), static_cast<char>(0xC0 - 1));
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, static_cast<char>(0xF0 - 1), static_cast<char>(0xE0 - 1), static_cast<char>(0xC0 - 1));
     previous_incomplete = _mm256_subs_epu8(input, max_complete);
     previous = input;
   }

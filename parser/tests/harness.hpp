@@ -78,17 +78,17 @@ struct outcome {
   std::vector<std::uint64_t> retries{};  ///< Every on_retry, in order (the final retry() must be the last).
   std::vector<comment_record> comments{};
   std::vector<diag_record> diagnostics{};
-  std::string last_event_id{};           ///< parser::last_event_id() at the end.
-  sse::errc status = sse::errc::ok;      ///< The fatal code, or ok after a clean finish().
-  std::uint64_t error_offset = 0;        ///< parser::error_offset() when status is fatal.
-  std::vector<std::uint64_t> pauses{};   ///< Stream offsets at which feed() returned errc::paused.
+  std::string last_event_id{};            ///< parser::last_event_id() at the end.
+  sse::errc status = sse::errc::ok;       ///< The fatal code, or ok after a clean finish().
+  std::uint64_t error_offset = 0;         ///< parser::error_offset() when status is fatal.
+  std::vector<std::uint64_t> pauses{};    ///< Stream offsets at which feed() returned errc::paused.
   std::vector<std::string> violations{};  ///< API contract breaches the harness saw; always expected empty.
 };
 
 /// How the harness drives the parser.
 struct run_options {
   sse::limits lim{};
-  bool pause_each_event = false;             ///< The visitor returns action::pause for every event.
+  bool pause_each_event = false;              ///< The visitor returns action::pause for every event.
   std::optional<std::size_t> abort_at_event;  ///< The visitor returns action::abort for this event (0-based).
   std::size_t split_points_up_to = 1024;      ///< Every two-chunk split for inputs at most this long.
   std::size_t three_way_splits_up_to = 40;    ///< Every three-chunk split for inputs at most this long.
@@ -189,8 +189,7 @@ class recording_visitor {
 /// ok consumes the whole chunk, paused resumes from `consumed`, a fatal code
 /// is sticky (consumes nothing, repeated by feed() and finish()), offset()
 /// counts consumed bytes, and feed() after finish() gives errc::finished.
-inline outcome observe(std::string_view input, const std::vector<std::string_view>& chunks,
-                       const run_options& opt) {
+inline outcome observe(std::string_view input, const std::vector<std::string_view>& chunks, const run_options& opt) {
   outcome out;
   recording_visitor visitor(out, opt);
   sse::parser<recording_visitor> p(visitor, opt.lim);
@@ -303,8 +302,8 @@ std::optional<std::string> first_difference_in(std::string_view what, const std:
     }
   }
   if (want.size() == got.size()) return std::nullopt;
-  std::string s = std::string(what) + ": expected " + std::to_string(want.size()) + ", got " +
-                  std::to_string(got.size());
+  std::string s =
+      std::string(what) + ": expected " + std::to_string(want.size()) + ", got " + std::to_string(got.size());
   if (got.size() > common) s += "; first unexpected: " + describe(got[common]);
   else s += "; first missing: " + describe(want[common]);
   return s;
@@ -326,8 +325,7 @@ inline std::optional<std::string> first_difference(const outcome& want, const ou
            std::string(sse::to_string(got.status));
   }
   if (want.error_offset != got.error_offset) {
-    return "error_offset: expected " + std::to_string(want.error_offset) + ", got " +
-           std::to_string(got.error_offset);
+    return "error_offset: expected " + std::to_string(want.error_offset) + ", got " + std::to_string(got.error_offset);
   }
   return std::nullopt;
 }

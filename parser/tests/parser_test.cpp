@@ -58,7 +58,10 @@ struct utf8_value_case {
 
 TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
   const std::vector<utf8_value_case> cases = {
-      {"truncated 4-byte sequence then ASCII", "\xF0\x9F\x98" "A", U_FFFD "A"},
+      {"truncated 4-byte sequence then ASCII",
+       "\xF0\x9F\x98"
+       "A",
+       U_FFFD "A"},
       {"E0 with a second byte below A0", "\xE0\x80", U_FFFD U_FFFD},
       {"surrogate U+D800", "\xED\xA0\x80", U_FFFD U_FFFD U_FFFD},
       {"surrogate U+DFFF", "\xED\xBF\xBF", U_FFFD U_FFFD U_FFFD},
@@ -69,7 +72,10 @@ TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
       {"above U+10FFFF", "\xF4\x90\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD},
       {"F5 lead byte", "\xF5\x80\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD},
       {"lone continuation byte", "\x80", U_FFFD},
-      {"continuation byte between letters", "a\xBF" "b", "a" U_FFFD "b"},
+      {"continuation byte between letters",
+       "a\xBF"
+       "b",
+       "a" U_FFFD "b"},
       {"FF", "\xFF", U_FFFD},
       {"FE", "\xFE", U_FFFD},
       {"truncated 2-byte sequence at line end", "\xC3", U_FFFD},
@@ -77,10 +83,17 @@ TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
       {"truncated 4-byte sequence at line end", "\xF0\x9F\x98", U_FFFD},
       {"truncated sequence then a whole one", "\xE2\x82\xE2\x82\xAC", U_FFFD "\xE2\x82\xAC"},
       {"two truncated 4-byte sequences", "\xF1\x80\x80\xF1\x80\x80", U_FFFD U_FFFD},
-      {"Unicode Table 3-8 example", "a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d",
+      {"Unicode Table 3-8 example",
+       "a\xF1\x80\x80\xE1\x80\xC2"
+       "b\x80"
+       "c\x80\xBF"
+       "d",
        "a" U_FFFD U_FFFD U_FFFD "b" U_FFFD "c" U_FFFD U_FFFD "d"},
       {"partial BOM", "\xEF\xBB", U_FFFD},
-      {"partial BOM then a letter", "\xEF\xBB" "x", U_FFFD "x"},
+      {"partial BOM then a letter",
+       "\xEF\xBB"
+       "x",
+       U_FFFD "x"},
       {"well-formed boundary code points",
        "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF",
        "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF"},
@@ -106,50 +119,68 @@ TEST(Utf8Decoding, EveryAsciiByteButCrAndLfIsKeptInData) {
 TEST(Utf8Decoding, MultiByteCharactersSplitAcrossChunksComeOutIntact) {
   run_options exhaustive;
   exhaustive.three_way_splits_up_to = 128;
-  run_cases({
-      {"in data", "data: \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\n\n",
-       {.events = {message("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 0)}}},
-      {"in type, id, data and a comment",
-       ":\xF0\x9F\x92\xA1\nevent: \xE2\x80\x94\nid: \xF4\x8F\xBF\xBF\ndata: \xDF\xBF\n\n",
-       {.events = {{"\xE2\x80\x94", "\xDF\xBF", "\xF4\x8F\xBF\xBF", 6}},
-        .comments = {{"\xF0\x9F\x92\xA1", 0}},
-        .last_event_id = "\xF4\x8F\xBF\xBF"}},
-      {"many 4-byte characters in a row", "data:" + repeat("\xF0\x9F\x98\x80", 8) + "\n\n",
-       {.events = {message(repeat("\xF0\x9F\x98\x80", 8), 0)}}},
-  }, exhaustive);
+  run_cases(
+      {
+          {"in data",
+           "data: \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\n\n",
+           {.events = {message("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 0)}}},
+          {"in type, id, data and a comment",
+           ":\xF0\x9F\x92\xA1\nevent: \xE2\x80\x94\nid: \xF4\x8F\xBF\xBF\ndata: \xDF\xBF\n\n",
+           {.events = {{"\xE2\x80\x94", "\xDF\xBF", "\xF4\x8F\xBF\xBF", 6}},
+            .comments = {{"\xF0\x9F\x92\xA1", 0}},
+            .last_event_id = "\xF4\x8F\xBF\xBF"}},
+          {"many 4-byte characters in a row",
+           "data:" + repeat("\xF0\x9F\x98\x80", 8) + "\n\n",
+           {.events = {message(repeat("\xF0\x9F\x98\x80", 8), 0)}}},
+      },
+      exhaustive);
 }
 
 TEST(Utf8Decoding, IncompleteSequenceRightBeforeALineEnd) {
   run_cases({
-      {"before LF", "data: a\xE2\x82\n\n", {.events = {message("a" U_FFFD, 0)},
-                                             .diagnostics = {{diag::invalid_utf8, 0, "a\xE2\x82"}}}},
-      {"before CRLF", "data: \xF0\x9F\x98\r\n\r\n", {.events = {message(U_FFFD, 0)},
-                                                     .diagnostics = {{diag::invalid_utf8, 0, "\xF0\x9F\x98"}}}},
-      {"before a lone CR, next line well-formed", "data: \xF0\x9F\x98\rdata: x\r\r",
+      {"before LF",
+       "data: a\xE2\x82\n\n",
+       {.events = {message("a" U_FFFD, 0)}, .diagnostics = {{diag::invalid_utf8, 0, "a\xE2\x82"}}}},
+      {"before CRLF",
+       "data: \xF0\x9F\x98\r\n\r\n",
+       {.events = {message(U_FFFD, 0)}, .diagnostics = {{diag::invalid_utf8, 0, "\xF0\x9F\x98"}}}},
+      {"before a lone CR, next line well-formed",
+       "data: \xF0\x9F\x98\rdata: x\r\r",
        {.events = {message(U_FFFD "\nx", 0)}, .diagnostics = {{diag::invalid_utf8, 0, "\xF0\x9F\x98"}}}},
       // The next line's first bytes are continuation bytes, yet must not
       // complete the sequence: a line end ends every value.
-      {"never completed by the next line", "data: \xE2\n\x82\xAC\n\n",
+      {"never completed by the next line",
+       "data: \xE2\n\x82\xAC\n\n",
        {.events = {message(U_FFFD, 0)},
         .diagnostics = {{diag::invalid_utf8, 0, "\xE2"}, {diag::unknown_field, 8, "\x82\xAC"}}}},
-      {"in an id and a type", "id: \xC3\nevent: \xE2\x82\ndata: x\n\n",
+      {"in an id and a type",
+       "id: \xC3\nevent: \xE2\x82\ndata: x\n\n",
        {.events = {{U_FFFD, "x", U_FFFD, 0}},
         .diagnostics = {{diag::invalid_utf8, 0, "\xC3"}, {diag::invalid_utf8, 6, "\xE2\x82"}},
         .last_event_id = U_FFFD}},
-      {"in a comment", ":\xF0\x9F\x98\n", {.comments = {{U_FFFD, 0}},
-                                          .diagnostics = {{diag::invalid_utf8, 0, "\xF0\x9F\x98"}}}},
+      {"in a comment",
+       ":\xF0\x9F\x98\n",
+       {.comments = {{U_FFFD, 0}}, .diagnostics = {{diag::invalid_utf8, 0, "\xF0\x9F\x98"}}}},
   });
 }
 
 TEST(Utf8Decoding, InvalidBytesInEventTypeIdAndComment) {
   run_cases({
-      {"event type", "event: \xFF\ndata: x\n\n", {.events = {{U_FFFD, "x", "", 0}},
-                                                  .diagnostics = {{diag::invalid_utf8, 0, "\xFF"}}}},
-      {"id", "id: 1\xC0\ndata: x\n\n", {.events = {message("x", 0, "1" U_FFFD)},
-                                        .diagnostics = {{diag::invalid_utf8, 0, "1\xC0"}},
-                                        .last_event_id = "1" U_FFFD}},
-      {"comment", ":a\xED\xA0\x80" "b\n", {.comments = {{"a" U_FFFD U_FFFD U_FFFD "b", 0}},
-                                           .diagnostics = {{diag::invalid_utf8, 0, "a\xED\xA0\x80" "b"}}}},
+      {"event type",
+       "event: \xFF\ndata: x\n\n",
+       {.events = {{U_FFFD, "x", "", 0}}, .diagnostics = {{diag::invalid_utf8, 0, "\xFF"}}}},
+      {"id",
+       "id: 1\xC0\ndata: x\n\n",
+       {.events = {message("x", 0, "1" U_FFFD)},
+        .diagnostics = {{diag::invalid_utf8, 0, "1\xC0"}},
+        .last_event_id = "1" U_FFFD}},
+      {"comment",
+       ":a\xED\xA0\x80"
+       "b\n",
+       {.comments = {{"a" U_FFFD U_FFFD U_FFFD "b", 0}},
+        .diagnostics = {{diag::invalid_utf8, 0,
+                         "a\xED\xA0\x80"
+                         "b"}}}},
   });
 }
 
@@ -160,21 +191,25 @@ TEST(Utf8Decoding, InvalidBytesInEventTypeIdAndComment) {
 TEST(ByteOrderMark, OneLeadingBomIsStrippedOnlyAtStreamStart) {
   run_options exhaustive;
   exhaustive.three_way_splits_up_to = 64;
-  run_cases({
-      {"leading BOM", U_FEFF "data: x\n\n", {.events = {message("x", 3)}}},
-      {"a BOM alone", U_FEFF, {}},
-      {"BOM then blank lines", U_FEFF "\r\ndata: x\r\n\r\n", {.events = {message("x", 5)}}},
-      {"BOM then comment", U_FEFF ":c\n", {.comments = {{"c", 3}}}},
-      // The second BOM is a character of the first line, so the field name is
-      // "\uFEFFdata": an unknown field, and no event.
-      {"second BOM is kept", U_FEFF U_FEFF "data: x\n\n",
-       {.diagnostics = {{diag::unknown_field, 3, U_FEFF "data"}}}},
-      {"BOM later in the stream is kept", "data: a\n\n" U_FEFF "data: b\n\n",
-       {.events = {message("a", 0)}, .diagnostics = {{diag::unknown_field, 9, U_FEFF "data"}}}},
-      {"U+FEFF in data is kept", "data: " U_FEFF "x\n\n", {.events = {message(U_FEFF "x", 0)}}},
-      {"U+FEFF in data after a BOM", U_FEFF "data: " U_FEFF "\n\n", {.events = {message(U_FEFF, 3)}}},
-      {"BOM then unterminated line", U_FEFF "data: x", {.diagnostics = {discarded(3, "data: x")}}},
-  }, exhaustive);
+  run_cases(
+      {
+          {"leading BOM", U_FEFF "data: x\n\n", {.events = {message("x", 3)}}},
+          {"a BOM alone", U_FEFF, {}},
+          {"BOM then blank lines", U_FEFF "\r\ndata: x\r\n\r\n", {.events = {message("x", 5)}}},
+          {"BOM then comment", U_FEFF ":c\n", {.comments = {{"c", 3}}}},
+          // The second BOM is a character of the first line, so the field name is
+          // "\uFEFFdata": an unknown field, and no event.
+          {"second BOM is kept",
+           U_FEFF U_FEFF "data: x\n\n",
+           {.diagnostics = {{diag::unknown_field, 3, U_FEFF "data"}}}},
+          {"BOM later in the stream is kept",
+           "data: a\n\n" U_FEFF "data: b\n\n",
+           {.events = {message("a", 0)}, .diagnostics = {{diag::unknown_field, 9, U_FEFF "data"}}}},
+          {"U+FEFF in data is kept", "data: " U_FEFF "x\n\n", {.events = {message(U_FEFF "x", 0)}}},
+          {"U+FEFF in data after a BOM", U_FEFF "data: " U_FEFF "\n\n", {.events = {message(U_FEFF, 3)}}},
+          {"BOM then unterminated line", U_FEFF "data: x", {.diagnostics = {discarded(3, "data: x")}}},
+      },
+      exhaustive);
 }
 
 TEST(ByteOrderMark, PartialBomIsNotStrippedButDecoded) {
@@ -182,23 +217,43 @@ TEST(ByteOrderMark, PartialBomIsNotStrippedButDecoded) {
   exhaustive.three_way_splits_up_to = 64;
   // At stream start a partial BOM can only be part of the first field name;
   // that unknown field line starts the block, hence event offsets of 0.
-  run_cases({
-      {"EF BB then LF", "\xEF\xBB\ndata: x\n\n",
-       {.events = {message("x", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF\xBB"}}}},
-      {"EF then LF", "\xEF\ndata: x\n\n",
-       {.events = {message("x", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF"}}}},
-      {"EF BB then a field", "\xEF\xBB" "data: x\n\n", {.diagnostics = {{diag::unknown_field, 0, "\xEF\xBB" "data"}}}},
-      {"EF BB then a whole BOM", "\xEF\xBB" U_FEFF "data: x\n\n",
-       {.diagnostics = {{diag::unknown_field, 0, "\xEF\xBB" U_FEFF "data"}}}},
-      {"BOM without its first byte", "\xBB\xBF" "data: x\n\n",
-       {.diagnostics = {{diag::unknown_field, 0, "\xBB\xBF" "data"}}}},
-      {"EF BB then a colon", "\xEF\xBB:x\ndata: y\n\n",
-       {.events = {message("y", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF\xBB"}}}},
-      {"EF BB at end of stream", "\xEF\xBB", {.diagnostics = {discarded(0, "\xEF\xBB")}}},
-      {"EF at end of stream", "\xEF", {.diagnostics = {discarded(0, "\xEF")}}},
-      {"partial BOM in a data value", "data: \xEF\xBB" "x\n\n",
-       {.events = {message(U_FFFD "x", 0)}, .diagnostics = {{diag::invalid_utf8, 0, "\xEF\xBB" "x"}}}},
-  }, exhaustive);
+  run_cases(
+      {
+          {"EF BB then LF",
+           "\xEF\xBB\ndata: x\n\n",
+           {.events = {message("x", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF\xBB"}}}},
+          {"EF then LF",
+           "\xEF\ndata: x\n\n",
+           {.events = {message("x", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF"}}}},
+          {"EF BB then a field",
+           "\xEF\xBB"
+           "data: x\n\n",
+           {.diagnostics = {{diag::unknown_field, 0,
+                             "\xEF\xBB"
+                             "data"}}}},
+          {"EF BB then a whole BOM",
+           "\xEF\xBB" U_FEFF "data: x\n\n",
+           {.diagnostics = {{diag::unknown_field, 0, "\xEF\xBB" U_FEFF "data"}}}},
+          {"BOM without its first byte",
+           "\xBB\xBF"
+           "data: x\n\n",
+           {.diagnostics = {{diag::unknown_field, 0,
+                             "\xBB\xBF"
+                             "data"}}}},
+          {"EF BB then a colon",
+           "\xEF\xBB:x\ndata: y\n\n",
+           {.events = {message("y", 0)}, .diagnostics = {{diag::unknown_field, 0, "\xEF\xBB"}}}},
+          {"EF BB at end of stream", "\xEF\xBB", {.diagnostics = {discarded(0, "\xEF\xBB")}}},
+          {"EF at end of stream", "\xEF", {.diagnostics = {discarded(0, "\xEF")}}},
+          {"partial BOM in a data value",
+           "data: \xEF\xBB"
+           "x\n\n",
+           {.events = {message(U_FFFD "x", 0)},
+            .diagnostics = {{diag::invalid_utf8, 0,
+                             "\xEF\xBB"
+                             "x"}}}},
+      },
+      exhaustive);
 }
 
 // ---------------------------------------------------------------------------
@@ -212,12 +267,11 @@ TEST(LineEnds, CrlfLfAndLoneCrEachEndALine) {
       {"CRLF", "data: a\r\n\r\n", {.events = {message("a", 0)}}},
       {"LF", "data: a\n\n", {.events = {message("a", 0)}}},
       {"lone CR", "data: a\r\r", {.events = {message("a", 0)}}},
-      {"mixed within one event", "data: a\rdata: b\ndata: c\r\ndata: d\r\n\n",
-       {.events = {message("a\nb\nc\nd", 0)}}},
+      {"mixed within one event", "data: a\rdata: b\ndata: c\r\ndata: d\r\n\n", {.events = {message("a\nb\nc\nd", 0)}}},
       {"LF then CR is two line ends", "data: a\n\r", {.events = {message("a", 0)}}},
-      {"CR then CRLF is two line ends", "data: a\r\r\ndata: b\r\r",
-       {.events = {message("a", 0), message("b", 10)}}},
-      {"mixed across events", "data: a\r\rdata: b\r\n\r\ndata: c\n\n",
+      {"CR then CRLF is two line ends", "data: a\r\r\ndata: b\r\r", {.events = {message("a", 0), message("b", 10)}}},
+      {"mixed across events",
+       "data: a\r\rdata: b\r\n\r\ndata: c\n\n",
        {.events = {message("a", 0), message("b", 9), message("c", 20)}}},
       {"mixed with a type", "event: x\r\ndata: 1\rdata: 2\n\r\n", {.events = {{"x", "1\n2", "", 0}}}},
       {"blank lines only", "\r\r\n\n\r", {}},
@@ -232,7 +286,9 @@ TEST(LineEnds, CrlfIsOneLineEndEvenWhenSplitAcrossChunks) {
   // alone; run_cases tries every split point, including between CR and LF.
   run_cases({
       {"CRLF inside an event", "data: a\r\ndata: b\r\n\r\n", {.events = {message("a\nb", 0)}}},
-      {"CRLF after a field", "event: x\r\nid: 1\r\ndata: a\r\n\r\n", {.events = {{"x", "a", "1", 0}}, .last_event_id = "1"}},
+      {"CRLF after a field",
+       "event: x\r\nid: 1\r\ndata: a\r\n\r\n",
+       {.events = {{"x", "a", "1", 0}}, .last_event_id = "1"}},
       {"lone CR then a field", "data: a\rdata: b\r\r", {.events = {message("a\nb", 0)}}},
   });
 }
@@ -264,7 +320,8 @@ TEST(Comments, TextIsEverythingAfterTheColonUnstripped) {
       {"empty", ":\n", {.comments = {{"", 0}}}},
       {"leading space kept", ": data: x\n\n", {.comments = {{" data: x", 0}}}},
       {"looks like a field", ":data: x\ndata: y\n\n", {.events = {message("y", 9)}, .comments = {{"data: x", 0}}}},
-      {"inside an event", "data: a\n: keep-alive\ndata: b\n\n",
+      {"inside an event",
+       "data: a\n: keep-alive\ndata: b\n\n",
        {.events = {message("a\nb", 0)}, .comments = {{" keep-alive", 8}}}},
       {"second colon kept", "::\n", {.comments = {{":", 0}}}},
       {"spaces on both sides kept", ":  two spaces \r\n", {.comments = {{"  two spaces ", 0}}}},
@@ -306,7 +363,8 @@ TEST(Fields, ExactlyOneLeadingSpaceIsStripped) {
       {"space then tab keeps the tab", "data: \ta\n\n", {.events = {message("\ta", 0)}}},
       {"trailing space kept", "data:a \n\n", {.events = {message("a ", 0)}}},
       {"only the first colon splits", "data: a:b: c\n\n", {.events = {message("a:b: c", 0)}}},
-      {"space before the colon is part of the name", "data :a\n\n",
+      {"space before the colon is part of the name",
+       "data :a\n\n",
        {.diagnostics = {{diag::unknown_field, 0, "data "}}}},
       {"leading space in the name", " data: a\n\n", {.diagnostics = {{diag::unknown_field, 0, " data"}}}},
       {"event value keeps its second space", "event:  x\ndata: a\n\n", {.events = {{" x", "a", "", 0}}}},
@@ -316,17 +374,65 @@ TEST(Fields, ExactlyOneLeadingSpaceIsStripped) {
 
 TEST(Fields, UnicodeLineSeparatorsNelVtAndFfAreNotLineEnds) {
   run_cases({
-      {"all in one value", "data: 1\xE2\x80\xA8" "2\xE2\x80\xA9" "3\xC2\x85" "4\x0B" "5\x0C" "6\n\n",
-       {.events = {message("1\xE2\x80\xA8" "2\xE2\x80\xA9" "3\xC2\x85" "4\x0B" "5\x0C" "6", 0)}}},
-      {"U+2028 before a field", "data: a\xE2\x80\xA8" "data: b\n\n", {.events = {message("a\xE2\x80\xA8" "data: b", 0)}}},
-      {"U+2029 before a field", "data: a\xE2\x80\xA9" "data: b\n\n", {.events = {message("a\xE2\x80\xA9" "data: b", 0)}}},
-      {"U+0085 before a field", "data: a\xC2\x85" "data: b\n\n", {.events = {message("a\xC2\x85" "data: b", 0)}}},
-      {"VT before a field", "data: a\x0B" "data: b\n\n", {.events = {message("a\x0B" "data: b", 0)}}},
-      {"FF before a field", "data: a\x0C" "data: b\n\n", {.events = {message("a\x0C" "data: b", 0)}}},
-      {"in an event type", "event: a\x0C" "b\ndata: x\n\n", {.events = {{"a\x0C" "b", "x", "", 0}}}},
-      {"in a comment", ":a\xE2\x80\xA8" "b\n", {.comments = {{"a\xE2\x80\xA8" "b", 0}}}},
+      {"all in one value",
+       "data: 1\xE2\x80\xA8"
+       "2\xE2\x80\xA9"
+       "3\xC2\x85"
+       "4\x0B"
+       "5\x0C"
+       "6\n\n",
+       {.events = {message("1\xE2\x80\xA8"
+                           "2\xE2\x80\xA9"
+                           "3\xC2\x85"
+                           "4\x0B"
+                           "5\x0C"
+                           "6",
+                           0)}}},
+      {"U+2028 before a field",
+       "data: a\xE2\x80\xA8"
+       "data: b\n\n",
+       {.events = {message("a\xE2\x80\xA8"
+                           "data: b",
+                           0)}}},
+      {"U+2029 before a field",
+       "data: a\xE2\x80\xA9"
+       "data: b\n\n",
+       {.events = {message("a\xE2\x80\xA9"
+                           "data: b",
+                           0)}}},
+      {"U+0085 before a field",
+       "data: a\xC2\x85"
+       "data: b\n\n",
+       {.events = {message("a\xC2\x85"
+                           "data: b",
+                           0)}}},
+      {"VT before a field",
+       "data: a\x0B"
+       "data: b\n\n",
+       {.events = {message("a\x0B"
+                           "data: b",
+                           0)}}},
+      {"FF before a field",
+       "data: a\x0C"
+       "data: b\n\n",
+       {.events = {message("a\x0C"
+                           "data: b",
+                           0)}}},
+      {"in an event type",
+       "event: a\x0C"
+       "b\ndata: x\n\n",
+       {.events = {{"a\x0C"
+                    "b",
+                    "x", "", 0}}}},
+      {"in a comment",
+       ":a\xE2\x80\xA8"
+       "b\n",
+       {.comments = {{"a\xE2\x80\xA8"
+                      "b",
+                      0}}}},
       {"in a field name", "data\x0B: x\n\n", {.diagnostics = {{diag::unknown_field, 0, "data\x0B"}}}},
-      {"NEL does not end a blank line", "data: a\n\xC2\x85\n",
+      {"NEL does not end a blank line",
+       "data: a\n\xC2\x85\n",
        {.diagnostics = {{diag::unknown_field, 8, "\xC2\x85"}, discarded(0)}}},
   });
 }
@@ -348,7 +454,9 @@ TEST(Data, ValuesAreJoinedWithLfAndOneTrailingLfIsRemoved) {
       {"two empty values", "data:\ndata:\n\n", {.events = {message("\n", 0)}}},
       {"empty value dispatches empty data", "data:\n\n", {.events = {message("", 0)}}},
       {"two events", "data: a\n\ndata: b\n\n", {.events = {message("a", 0), message("b", 9)}}},
-      {"data after other fields", "event: e\nid: 1\ndata: d\n\n", {.events = {{"e", "d", "1", 0}}, .last_event_id = "1"}},
+      {"data after other fields",
+       "event: e\nid: 1\ndata: d\n\n",
+       {.events = {{"e", "d", "1", 0}}, .last_event_id = "1"}},
   });
 }
 
@@ -356,9 +464,11 @@ TEST(Data, EmptyDataBufferDispatchesNothingButCommitsTheId) {
   run_cases({
       {"id only", "id: 1\n\n", {.last_event_id = "1"}},
       {"id then an event", "id: 1\n\ndata: a\n\n", {.events = {message("a", 7, "1")}, .last_event_id = "1"}},
-      {"event after an id-only block", "data: a\n\nid: 1\n\ndata: b\n\n",
+      {"event after an id-only block",
+       "data: a\n\nid: 1\n\ndata: b\n\n",
        {.events = {message("a", 0), message("b", 16, "1")}, .last_event_id = "1"}},
-      {"type and id without data", "event: x\nid: 3\n\ndata: y\n\n",
+      {"type and id without data",
+       "event: x\nid: 3\n\ndata: y\n\n",
        {.events = {message("y", 16, "3")}, .last_event_id = "3"}},
       {"blank lines alone", "\n\n\n", {}},
   });
@@ -367,8 +477,7 @@ TEST(Data, EmptyDataBufferDispatchesNothingButCommitsTheId) {
 TEST(Data, TypeDefaultsToMessageAndResetsAfterEveryDispatch) {
   run_cases({
       {"default", "data: a\n\n", {.events = {message("a", 0)}}},
-      {"reset after a dispatch", "event: x\ndata: a\n\ndata: b\n\n",
-       {.events = {{"x", "a", "", 0}, message("b", 18)}}},
+      {"reset after a dispatch", "event: x\ndata: a\n\ndata: b\n\n", {.events = {{"x", "a", "", 0}, message("b", 18)}}},
       {"reset when nothing was dispatched", "event: x\n\ndata: a\n\n", {.events = {message("a", 10)}}},
       {"last event field wins", "event: x\nevent: y\ndata: a\n\n", {.events = {{"y", "a", "", 0}}}},
       {"event field after data", "data: a\nevent: x\n\n", {.events = {{"x", "a", "", 0}}}},
@@ -386,21 +495,25 @@ TEST(Data, TypeDefaultsToMessageAndResetsAfterEveryDispatch) {
 
 TEST(Id, PersistsAcrossEventsUntilChanged) {
   run_cases({
-      {"persists", "id: 1\ndata: a\n\ndata: b\n\n",
+      {"persists",
+       "id: 1\ndata: a\n\ndata: b\n\n",
        {.events = {message("a", 0, "1"), message("b", 15, "1")}, .last_event_id = "1"}},
       {"set inside the block", "data: a\nid: 2\n\n", {.events = {message("a", 0, "2")}, .last_event_id = "2"}},
       {"last id field wins", "id: 1\nid: 2\ndata: a\n\n", {.events = {message("a", 0, "2")}, .last_event_id = "2"}},
       {"spaces kept after the first", "id: 7 \n\n", {.last_event_id = "7 "}},
-      {"non-ASCII id", "id: \xE2\x82\xAC\ndata: x\n\n",
+      {"non-ASCII id",
+       "id: \xE2\x82\xAC\ndata: x\n\n",
        {.events = {message("x", 0, "\xE2\x82\xAC")}, .last_event_id = "\xE2\x82\xAC"}},
   });
 }
 
 TEST(Id, EmptyIdResetsToEmptyString) {
   run_cases({
-      {"bare id", "id: 1\ndata: a\n\nid\ndata: b\n\n",
+      {"bare id",
+       "id: 1\ndata: a\n\nid\ndata: b\n\n",
        {.events = {message("a", 0, "1"), message("b", 15)}, .last_event_id = ""}},
-      {"id with colon and nothing", "id: 1\ndata: a\n\nid:\ndata: b\n\n",
+      {"id with colon and nothing",
+       "id: 1\ndata: a\n\nid:\ndata: b\n\n",
        {.events = {message("a", 0, "1"), message("b", 15)}, .last_event_id = ""}},
       {"id with colon and one space", "id: 1\n\nid: \n\n", {.last_event_id = ""}},
   });
@@ -408,9 +521,11 @@ TEST(Id, EmptyIdResetsToEmptyString) {
 
 TEST(Id, IdContainingNulIsIgnored) {
   run_cases({
-      {"NUL inside", "id: a\0b\ndata: x\n\n"s,
+      {"NUL inside",
+       "id: a\0b\ndata: x\n\n"s,
        {.events = {message("x", 0)}, .diagnostics = {{diag::id_has_nul, 0, "a\0b"s}}}},
-      {"previous id kept", "id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n"s,
+      {"previous id kept",
+       "id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n"s,
        {.events = {message("a", 0, "1"), message("b", 15, "1")},
         .diagnostics = {{diag::id_has_nul, 15, "2\0"s}},
         .last_event_id = "1"}},
@@ -424,10 +539,10 @@ TEST(Id, IdContainingNulIsIgnored) {
 // reconnection time to that integer. Otherwise, ignore the field."
 
 struct retry_case {
-  std::string value;                  // what follows "retry:"
-  std::optional<std::uint64_t> ms;    // set when valid
-  std::optional<diag> rejection;      // set when ignored
-  std::string rejected_value = {};    // the value after the one stripped space
+  std::string value;                // what follows "retry:"
+  std::optional<std::uint64_t> ms;  // set when valid
+  std::optional<diag> rejection;    // set when ignored
+  std::string rejected_value = {};  // the value after the one stripped space
 };
 
 TEST(Retry, OnlyAsciiDigitsSetTheReconnectionTime) {
@@ -466,9 +581,11 @@ TEST(Retry, OnlyAsciiDigitsSetTheReconnectionTime) {
 
 TEST(Retry, InvalidValuesKeepThePreviousTimeAndRetryNeedsNoBlankLine) {
   run_cases({
-      {"sequence", "retry: 1\n\nretry: x\n\nretry: 2\n\n",
+      {"sequence",
+       "retry: 1\n\nretry: x\n\nretry: 2\n\n",
        {.retries = {1, 2}, .diagnostics = {{diag::invalid_retry, 10, "x"}}}},
-      {"invalid after valid in one block", "retry: 5\nretry: x\n\n",
+      {"invalid after valid in one block",
+       "retry: 5\nretry: x\n\n",
        {.retries = {5}, .diagnostics = {{diag::invalid_retry, 9, "x"}}}},
       {"inside an event", "retry: 10\ndata: a\n\n", {.events = {message("a", 0)}, .retries = {10}}},
       // Lines are processed as received: the retry applies though its block
@@ -485,7 +602,8 @@ TEST(UnknownFields, AreIgnoredAndNamesAreCaseSensitive) {
   run_cases({
       {"Data", "Data: a\n\n", {.diagnostics = {{diag::unknown_field, 0, "Data"}}}},
       {"DATA", "DATA: a\n\n", {.diagnostics = {{diag::unknown_field, 0, "DATA"}}}},
-      {"EVENT", "EVENT: x\ndata: a\n\n",
+      {"EVENT",
+       "EVENT: x\ndata: a\n\n",
        {.events = {message("a", 0)}, .diagnostics = {{diag::unknown_field, 0, "EVENT"}}}},
       {"ID", "ID: 5\ndata: a\n\n", {.events = {message("a", 0)}, .diagnostics = {{diag::unknown_field, 0, "ID"}}}},
       {"Retry", "Retry: 5\n\n", {.diagnostics = {{diag::unknown_field, 0, "Retry"}}}},
@@ -493,7 +611,8 @@ TEST(UnknownFields, AreIgnoredAndNamesAreCaseSensitive) {
       {"other name without colon", "foo\n\n", {.diagnostics = {{diag::unknown_field, 0, "foo"}}}},
       {"prefix of data", "dat: a\n\n", {.diagnostics = {{diag::unknown_field, 0, "dat"}}}},
       {"data with a suffix", "datum: a\n\n", {.diagnostics = {{diag::unknown_field, 0, "datum"}}}},
-      {"inside an event", "data: a\nfoo: b\ndata: c\n\n",
+      {"inside an event",
+       "data: a\nfoo: b\ndata: c\n\n",
        {.events = {message("a\nc", 0)}, .diagnostics = {{diag::unknown_field, 8, "foo"}}}},
   });
 }
@@ -533,9 +652,12 @@ TEST(EndOfStream, IncompleteEventIsDiscarded) {
       {"field line without blank line", "data: a\n", {.diagnostics = {discarded(0)}}},
       {"unterminated line", "data: a", {.diagnostics = {discarded(0, "data: a")}}},
       {"after an event", "data: a\n\ndata: b", {.events = {message("a", 0)}, .diagnostics = {discarded(9, "data: b")}}},
-      {"block offset and the partial line", "data: a\n\ndata: b\ndata: c",
+      {"block offset and the partial line",
+       "data: a\n\ndata: b\ndata: c",
        {.events = {message("a", 0)}, .diagnostics = {discarded(9, "data: c")}}},
-      {"comment after the last event", "data: a\n\n:c", {.events = {message("a", 0)}, .diagnostics = {discarded(9, ":c")}}},
+      {"comment after the last event",
+       "data: a\n\n:c",
+       {.events = {message("a", 0)}, .diagnostics = {discarded(9, ":c")}}},
       {"comment before a cut-off block", ":c\ndata: a\n", {.comments = {{"c", 0}}, .diagnostics = {discarded(3)}}},
   });
 }
@@ -543,9 +665,11 @@ TEST(EndOfStream, IncompleteEventIsDiscarded) {
 TEST(EndOfStream, IdOfADiscardedEventIsNotCommitted) {
   run_cases({
       {"id only", "id: 1\n", {.diagnostics = {discarded(0)}, .last_event_id = ""}},
-      {"after an event", "id: 1\ndata: a\n\nid: 2\ndata: b\n",
+      {"after an event",
+       "id: 1\ndata: a\n\nid: 2\ndata: b\n",
        {.events = {message("a", 0, "1")}, .diagnostics = {discarded(15)}, .last_event_id = "1"}},
-      {"unterminated id line", "id: 1\ndata: a\n\nid: 2",
+      {"unterminated id line",
+       "id: 1\ndata: a\n\nid: 2",
        {.events = {message("a", 0, "1")}, .diagnostics = {discarded(15, "id: 2")}, .last_event_id = "1"}},
   });
 }
@@ -557,31 +681,35 @@ TEST(EndOfStream, IdOfADiscardedEventIsNotCommitted) {
 TEST(Offsets, EventOffsetIsTheFirstFieldLineOfTheBlock) {
   run_cases({
       {"comment before the block", ":c\ndata: a\n\n", {.events = {message("a", 3)}, .comments = {{"c", 0}}}},
-      {"comment inside the block", "data: a\n:c\ndata: b\n\n",
+      {"comment inside the block",
+       "data: a\n:c\ndata: b\n\n",
        {.events = {message("a\nb", 0)}, .comments = {{"c", 8}}}},
       {"retry starts the block", "retry: 1\ndata: a\n\n", {.events = {message("a", 0)}, .retries = {1}}},
-      {"unknown field starts the block", "foo\ndata: a\n\n",
+      {"unknown field starts the block",
+       "foo\ndata: a\n\n",
        {.events = {message("a", 0)}, .diagnostics = {{diag::unknown_field, 0, "foo"}}}},
       {"after an empty dispatch", "id: 1\n\ndata: a\n\n", {.events = {message("a", 7, "1")}, .last_event_id = "1"}},
-      {"after the BOM and CRLF lines", U_FEFF "\r\n:c\r\ndata: a\r\n\r\ndata: b\r\n\r\n",
+      {"after the BOM and CRLF lines",
+       U_FEFF "\r\n:c\r\ndata: a\r\n\r\ndata: b\r\n\r\n",
        {.events = {message("a", 9), message("b", 20)}, .comments = {{"c", 5}}}},
   });
 }
 
 TEST(Offsets, MixedStreamKeepsEveryOffsetUnderEveryChunking) {
-  const std::string input = U_FEFF ":hi\r\n"
-                            "event: a\r"
-                            "data: 1\n"
-                            "data:  2\r\n"
-                            "id: x\n"
-                            "\r\n"
-                            "retry: 1000\n"
-                            "foo: bar\n"
-                            "data\n"
-                            "\n"
-                            "data: \xC3\xA9\xE2\x82\n"
-                            "\r"
-                            ":end";
+  const std::string input = U_FEFF
+      ":hi\r\n"
+      "event: a\r"
+      "data: 1\n"
+      "data:  2\r\n"
+      "id: x\n"
+      "\r\n"
+      "retry: 1000\n"
+      "foo: bar\n"
+      "data\n"
+      "\n"
+      "data: \xC3\xA9\xE2\x82\n"
+      "\r"
+      ":end";
   sse_test::expect_same_under_all_chunkings(
       input, {.events = {{"a", "1\n 2", "x", 8}, message("", 43, "x"), message("\xC3\xA9" U_FFFD, 70, "x")},
               .retries = {1000},
@@ -606,44 +734,60 @@ run_options small_limits() {
 
 TEST(Limits, LineLongerThanMaxLineIsFatalAtLineStartPlusMaxLine) {
   const std::string x16(16, 'x');
-  run_cases({
-      {"exactly max_line", "data:0123456789a\n\n", {.events = {message("0123456789a", 0)}}},
-      {"terminator not counted", "data:0123456789a\r\n\r\n", {.events = {message("0123456789a", 0)}}},
-      {"one byte over", "data:0123456789ab\n\n", {.status = errc::line_too_long, .error_offset = 16}},
-      {"events before the error are delivered", "data: a\n\ndata:0123456789ab\n\n",
-       {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
-      {"unterminated and over", "data: a\n\n" + x16 + "x",
-       {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
-      {"unterminated at exactly max_line", "data: a\n\n" + x16,
-       {.events = {message("a", 0)}, .diagnostics = {discarded(9, x16)}}},
-      {"comment over", ":0123456789abcdef\n", {.status = errc::line_too_long, .error_offset = 16}},
-      {"after a BOM", U_FEFF "data:0123456789ab\n", {.status = errc::line_too_long, .error_offset = 19}},
-      {"far over", "data: a\n\n" + repeat("y", 100) + "\n\n",
-       {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
-  }, small_limits());
+  run_cases(
+      {
+          {"exactly max_line", "data:0123456789a\n\n", {.events = {message("0123456789a", 0)}}},
+          {"terminator not counted", "data:0123456789a\r\n\r\n", {.events = {message("0123456789a", 0)}}},
+          {"one byte over", "data:0123456789ab\n\n", {.status = errc::line_too_long, .error_offset = 16}},
+          {"events before the error are delivered",
+           "data: a\n\ndata:0123456789ab\n\n",
+           {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
+          {"unterminated and over",
+           "data: a\n\n" + x16 + "x",
+           {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
+          {"unterminated at exactly max_line",
+           "data: a\n\n" + x16,
+           {.events = {message("a", 0)}, .diagnostics = {discarded(9, x16)}}},
+          {"comment over", ":0123456789abcdef\n", {.status = errc::line_too_long, .error_offset = 16}},
+          {"after a BOM", U_FEFF "data:0123456789ab\n", {.status = errc::line_too_long, .error_offset = 19}},
+          {"far over",
+           "data: a\n\n" + repeat("y", 100) + "\n\n",
+           {.events = {message("a", 0)}, .status = errc::line_too_long, .error_offset = 25}},
+      },
+      small_limits());
 }
 
 TEST(Limits, DataBeyondMaxEventDataIsFatalAtTheOverflowingLine) {
-  run_cases({
-      // 11 + LF + 11 + LF + 7 + LF = 32 bytes: exactly the limit.
-      {"exactly max_event_data", "data:0123456789a\ndata:0123456789a\ndata:0123456\n\n",
-       {.events = {message("0123456789a\n0123456789a\n0123456", 0)}}},
-      {"one byte over", "data:0123456789a\ndata:0123456789a\ndata:01234567\n\n",
-       {.status = errc::event_too_large, .error_offset = 34}},
-      {"events before the error are delivered", "data: a\n\ndata:0123456789a\ndata:0123456789a\ndata:01234567\n\n",
-       {.events = {message("a", 0)}, .status = errc::event_too_large, .error_offset = 43}},
-      {"the limit is per event", "data:0123456789a\ndata:0123456789a\n\ndata:0123456789a\ndata:0123456789a\n\n",
-       {.events = {message("0123456789a\n0123456789a", 0), message("0123456789a\n0123456789a", 35)}}},
-      {"each empty value counts its LF", repeat("data\n", 32) + "\n", {.events = {message(repeat("\n", 31), 0)}}},
-      {"one empty value too many", repeat("data\n", 33) + "\n", {.status = errc::event_too_large, .error_offset = 160}},
-      // The limit counts bytes after repair: FF (1 byte) becomes U+FFFD (3).
-      {"repaired size at the limit", "data:" + repeat("\xFF", 10) + "\n\n",
-       {.events = {message(repeat(U_FFFD, 10), 0)}, .diagnostics = {{diag::invalid_utf8, 0, repeat("\xFF", 10)}}}},
-      {"repaired size over the limit", "data:" + repeat("\xFF", 11) + "\n\n",
-       {.diagnostics = {{diag::invalid_utf8, 0, repeat("\xFF", 11)}},
-        .status = errc::event_too_large,
-        .error_offset = 0}},
-  }, small_limits());
+  run_cases(
+      {
+          // 11 + LF + 11 + LF + 7 + LF = 32 bytes: exactly the limit.
+          {"exactly max_event_data",
+           "data:0123456789a\ndata:0123456789a\ndata:0123456\n\n",
+           {.events = {message("0123456789a\n0123456789a\n0123456", 0)}}},
+          {"one byte over",
+           "data:0123456789a\ndata:0123456789a\ndata:01234567\n\n",
+           {.status = errc::event_too_large, .error_offset = 34}},
+          {"events before the error are delivered",
+           "data: a\n\ndata:0123456789a\ndata:0123456789a\ndata:01234567\n\n",
+           {.events = {message("a", 0)}, .status = errc::event_too_large, .error_offset = 43}},
+          {"the limit is per event",
+           "data:0123456789a\ndata:0123456789a\n\ndata:0123456789a\ndata:0123456789a\n\n",
+           {.events = {message("0123456789a\n0123456789a", 0), message("0123456789a\n0123456789a", 35)}}},
+          {"each empty value counts its LF", repeat("data\n", 32) + "\n", {.events = {message(repeat("\n", 31), 0)}}},
+          {"one empty value too many",
+           repeat("data\n", 33) + "\n",
+           {.status = errc::event_too_large, .error_offset = 160}},
+          // The limit counts bytes after repair: FF (1 byte) becomes U+FFFD (3).
+          {"repaired size at the limit",
+           "data:" + repeat("\xFF", 10) + "\n\n",
+           {.events = {message(repeat(U_FFFD, 10), 0)}, .diagnostics = {{diag::invalid_utf8, 0, repeat("\xFF", 10)}}}},
+          {"repaired size over the limit",
+           "data:" + repeat("\xFF", 11) + "\n\n",
+           {.diagnostics = {{diag::invalid_utf8, 0, repeat("\xFF", 11)}},
+            .status = errc::event_too_large,
+            .error_offset = 0}},
+      },
+      small_limits());
 }
 
 // ---------------------------------------------------------------------------
@@ -653,16 +797,19 @@ TEST(Steering, PauseStopsRightAfterTheDispatchingLineAndResumes) {
   run_options pausing;
   pausing.pause_each_event = true;
   const std::vector<parse_case> cases = {
-      {"CRLF", "data: a\r\n\r\ndata: b\r\n\r\n",
-       {.events = {message("a", 0), message("b", 11)}, .pauses = {11, 22}}},
-      {"LF, comment between", "data: a\n\n:c\ndata: b\n\n",
+      {"CRLF", "data: a\r\n\r\ndata: b\r\n\r\n", {.events = {message("a", 0), message("b", 11)}, .pauses = {11, 22}}},
+      {"LF, comment between",
+       "data: a\n\n:c\ndata: b\n\n",
        {.events = {message("a", 0), message("b", 12)}, .comments = {{"c", 9}}, .pauses = {9, 21}}},
       {"lone CR", "data: a\r\rdata: b\r\r", {.events = {message("a", 0), message("b", 9)}, .pauses = {9, 18}}},
-      {"CR then CRLF", "data: a\r\r\ndata: b\r\r\n",
+      {"CR then CRLF",
+       "data: a\r\r\ndata: b\r\r\n",
        {.events = {message("a", 0), message("b", 10)}, .pauses = {10, 20}}},
-      {"blank lines that dispatch nothing do not pause", "\n\nid: 1\n\ndata: a\n\n\n",
+      {"blank lines that dispatch nothing do not pause",
+       "\n\nid: 1\n\ndata: a\n\n\n",
        {.events = {message("a", 9, "1")}, .last_event_id = "1", .pauses = {18}}},
-      {"three events in a row", "data:1\n\ndata:2\n\ndata:3\n\n",
+      {"three events in a row",
+       "data:1\n\ndata:2\n\ndata:3\n\n",
        {.events = {message("1", 0), message("2", 8), message("3", 16)}, .pauses = {8, 16, 24}}},
   };
   run_cases(cases, pausing);
@@ -678,15 +825,21 @@ TEST(Steering, AbortIsFatalAndSticky) {
   run_options abort_second;
   abort_second.abort_at_event = 1;
   // The aborting event was delivered; error_offset is its block's offset.
-  run_cases({
-      {"first event", "data: a\n\ndata: b\n\n", {.events = {message("a", 0)}, .status = errc::aborted}},
-      {"nothing after the aborting line", "id: 1\ndata: a\r\n\r\n:c\nid: 2\n\n",
-       {.events = {message("a", 0, "1")}, .last_event_id = "1", .status = errc::aborted}},
-  }, abort_first);
-  run_cases({
-      {"second event", "data: a\n\ndata: b\n\ndata: c\n\n",
-       {.events = {message("a", 0), message("b", 9)}, .status = errc::aborted, .error_offset = 9}},
-  }, abort_second);
+  run_cases(
+      {
+          {"first event", "data: a\n\ndata: b\n\n", {.events = {message("a", 0)}, .status = errc::aborted}},
+          {"nothing after the aborting line",
+           "id: 1\ndata: a\r\n\r\n:c\nid: 2\n\n",
+           {.events = {message("a", 0, "1")}, .last_event_id = "1", .status = errc::aborted}},
+      },
+      abort_first);
+  run_cases(
+      {
+          {"second event",
+           "data: a\n\ndata: b\n\ndata: c\n\n",
+           {.events = {message("a", 0), message("b", 9)}, .status = errc::aborted, .error_offset = 9}},
+      },
+      abort_second);
 }
 
 // ---------------------------------------------------------------------------

@@ -140,38 +140,40 @@ TEST(Utf8IsValid, Table) {
       {"", true},
       {"a", true},
       {"plain ASCII, longer than one word", true},
-      {"\xC2\x80", true},                // U+0080
-      {"\xDF\xBF", true},                // U+07FF
-      {"\xE0\xA0\x80", true},            // U+0800
-      {"\xED\x9F\xBF", true},            // U+D7FF
-      {"\xEE\x80\x80", true},            // U+E000
-      {"\xEF\xBB\xBF", true},            // U+FEFF
-      {"\xEF\xBF\xBF", true},            // U+FFFF
-      {"\xF0\x90\x80\x80", true},        // U+10000
-      {"\xF4\x8F\xBF\xBF", true},        // U+10FFFF
+      {"\xC2\x80", true},          // U+0080
+      {"\xDF\xBF", true},          // U+07FF
+      {"\xE0\xA0\x80", true},      // U+0800
+      {"\xED\x9F\xBF", true},      // U+D7FF
+      {"\xEE\x80\x80", true},      // U+E000
+      {"\xEF\xBB\xBF", true},      // U+FEFF
+      {"\xEF\xBF\xBF", true},      // U+FFFF
+      {"\xF0\x90\x80\x80", true},  // U+10000
+      {"\xF4\x8F\xBF\xBF", true},  // U+10FFFF
       {"a\xC3\xA9z", true},
-      {"1234567\xC3\xA9", true},         // a sequence straddling the first word
+      {"1234567\xC3\xA9", true},  // a sequence straddling the first word
       {"12345678\xE2\x82\xAC", true},
-      {"\x80", false},                   // lone continuation
+      {"\x80", false},  // lone continuation
       {"\xBF", false},
-      {"\xC0\x80", false},               // overlong NUL
-      {"\xC1\xBF", false},               // overlong
-      {"\xC2", false},                   // truncated
-      {"\xC2" "a", false},
-      {"\xE0\x9F\xBF", false},           // overlong 3-byte
-      {"\xE0\xA0", false},               // truncated 3-byte
-      {"\xED\xA0\x80", false},           // surrogate U+D800
-      {"\xED\xBF\xBF", false},           // surrogate U+DFFF
-      {"\xEF\xBB", false},               // partial BOM
-      {"\xF0\x8F\xBF\xBF", false},       // overlong 4-byte
-      {"\xF0\x9F\x98", false},           // truncated 4-byte
-      {"\xF4\x90\x80\x80", false},       // above U+10FFFF
+      {"\xC0\x80", false},  // overlong NUL
+      {"\xC1\xBF", false},  // overlong
+      {"\xC2", false},      // truncated
+      {"\xC2"
+       "a",
+       false},
+      {"\xE0\x9F\xBF", false},      // overlong 3-byte
+      {"\xE0\xA0", false},          // truncated 3-byte
+      {"\xED\xA0\x80", false},      // surrogate U+D800
+      {"\xED\xBF\xBF", false},      // surrogate U+DFFF
+      {"\xEF\xBB", false},          // partial BOM
+      {"\xF0\x8F\xBF\xBF", false},  // overlong 4-byte
+      {"\xF0\x9F\x98", false},      // truncated 4-byte
+      {"\xF4\x90\x80\x80", false},  // above U+10FFFF
       {"\xF5\x80\x80\x80", false},
-      {"\xF8\x88\x80\x80\x80", false},   // old 5-byte form
+      {"\xF8\x88\x80\x80\x80", false},  // old 5-byte form
       {"\xFE", false},
       {"\xFF", false},
-      {"12345678\xFF", false},           // after a whole ASCII word
-      {"1234567\xC3", false},            // truncated at the end of the first word
+      {"12345678\xFF", false},  // after a whole ASCII word
+      {"1234567\xC3", false},   // truncated at the end of the first word
       {"abcdefgh12345678\x80", false},
   };
   for (const auto& c : cases) {
@@ -190,7 +192,9 @@ TEST(Utf8AppendRepaired, EachMaximalSubpartBecomesOneReplacementCharacter) {
       {"", "", 0},
       {"abc", "abc", 0},
       {"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 0},
-      {"\xF0\x9F\x98" "A", U_FFFD "A", 1},
+      {"\xF0\x9F\x98"
+       "A",
+       U_FFFD "A", 1},
       {"\xE0\x80", U_FFFD U_FFFD, 2},
       {"\xE0\x80\x80", U_FFFD U_FFFD U_FFFD, 3},
       {"\xED\xA0\x80", U_FFFD U_FFFD U_FFFD, 3},
@@ -208,16 +212,27 @@ TEST(Utf8AppendRepaired, EachMaximalSubpartBecomesOneReplacementCharacter) {
       {"\xC3", U_FFFD, 1},
       {"\xE2\x82", U_FFFD, 1},
       {"\xF0\x9F\x98", U_FFFD, 1},
-      {"\xE2\x82" "a", U_FFFD "a", 1},
-      {"\xF0\x9F" "\xF0\x9F\x98\x80", U_FFFD "\xF0\x9F\x98\x80", 1},
+      {"\xE2\x82"
+       "a",
+       U_FFFD "a", 1},
+      {"\xF0\x9F"
+       "\xF0\x9F\x98\x80",
+       U_FFFD "\xF0\x9F\x98\x80", 1},
       {"\xC2\xC2\x80", U_FFFD "\xC2\x80", 1},
       {"\xE1\x80\xC2", U_FFFD U_FFFD, 2},
       {"\xEF\xBB", U_FFFD, 1},
-      {"\xEF\xBB" "x", U_FFFD "x", 1},
+      {"\xEF\xBB"
+       "x",
+       U_FFFD "x", 1},
       // Unicode Table 3-8: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64.
-      {"a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d",
+      {"a\xF1\x80\x80\xE1\x80\xC2"
+       "b\x80"
+       "c\x80\xBF"
+       "d",
        "a" U_FFFD U_FFFD U_FFFD "b" U_FFFD "c" U_FFFD U_FFFD "d", 6},
-      {"12345678\xFF" "abcdefgh", "12345678" U_FFFD "abcdefgh", 1},
+      {"12345678\xFF"
+       "abcdefgh",
+       "12345678" U_FFFD "abcdefgh", 1},
       {"a\0b"s, "a\0b"s, 0},
   };
   for (const auto& c : cases) {
@@ -230,7 +245,10 @@ TEST(Utf8AppendRepaired, EachMaximalSubpartBecomesOneReplacementCharacter) {
 
 TEST(Utf8AppendRepaired, AppendsAfterExistingContent) {
   std::string out = "prefix:";
-  EXPECT_EQ(sse::utf8::append_repaired(out, "\xFF" "ok"), 1u);
+  EXPECT_EQ(sse::utf8::append_repaired(out,
+                                       "\xFF"
+                                       "ok"),
+            1u);
   EXPECT_EQ(out, "prefix:" U_FFFD "ok");
   EXPECT_EQ(sse::utf8::append_repaired(out, "\xC3\xA9"), 0u);
   EXPECT_EQ(out, "prefix:" U_FFFD "ok\xC3\xA9");
@@ -262,14 +280,17 @@ bool agrees_with_reference(std::string_view bytes) {
   const bool is_valid = valid(bytes);
   if (got.text == want.text && got.replaced == want.errors && is_valid == (want.errors == 0)) return true;
   ADD_FAILURE() << "bytes \"" << escape(bytes) << "\": reference \"" << escape(want.text) << "\" (" << want.errors
-                << " errors), append_repaired \"" << escape(got.text) << "\" (" << got.replaced
-                << "), is_valid " << is_valid;
+                << " errors), append_repaired \"" << escape(got.text) << "\" (" << got.replaced << "), is_valid "
+                << is_valid;
   return false;
 }
 
 TEST(Utf8Differential, ReferenceDecoderSanity) {
   // The reference itself, on the cases the standard's own notes spell out.
-  EXPECT_EQ(whatwg_utf8_decode("\xF0\x9F\x98" "A").text, U_FFFD "A");
+  EXPECT_EQ(whatwg_utf8_decode("\xF0\x9F\x98"
+                               "A")
+                .text,
+            U_FFFD "A");
   EXPECT_EQ(whatwg_utf8_decode("\xE0\x80").errors, 2u);
   EXPECT_EQ(whatwg_utf8_decode("\xED\xA0\x80").errors, 3u);
   EXPECT_EQ(whatwg_utf8_decode("\xF0\x9F\x98\x80").text, "\xF0\x9F\x98\x80");
@@ -288,8 +309,9 @@ TEST(Utf8Differential, EveryStringOfOneOrTwoBytes) {
 
 TEST(Utf8Differential, EveryThreeAndFourByteStringOverBoundaryBytes) {
   // Each byte class boundary of the decoder, plus ASCII.
-  const std::string interesting = "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
-                                  "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
+  const std::string interesting =
+      "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
+      "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
   for (const char a : interesting) {
     for (const char b : interesting) {
       for (const char c : interesting) {
@@ -323,10 +345,32 @@ TEST(Utf8Differential, EveryCodePoint) {
 TEST(Utf8Differential, SeededRandomStrings) {
   // Pieces chosen so that random strings hit valid sequences, their
   // truncations and every error class, at every alignment to the word path.
-  const std::vector<std::string> pieces = {
-      "a", "bcdefgh", " ", "\n", "\0"s, "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xEF\xBB\xBF",
-      "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xBF", "\xC0", "\xC1", "\xE0\x80", "\xED\xA0\x80",
-      "\xF4\x90", "\xF5", "\xFF", "\xFE", "\xE0", "\xED", "\xF0", "\xF4"};
+  const std::vector<std::string> pieces = {"a",
+                                           "bcdefgh",
+                                           " ",
+                                           "\n",
+                                           "\0"s,
+                                           "\xC3\xA9",
+                                           "\xE2\x82\xAC",
+                                           "\xF0\x9F\x98\x80",
+                                           "\xEF\xBB\xBF",
+                                           "\xC3",
+                                           "\xE2\x82",
+                                           "\xF0\x9F\x98",
+                                           "\x80",
+                                           "\xBF",
+                                           "\xC0",
+                                           "\xC1",
+                                           "\xE0\x80",
+                                           "\xED\xA0\x80",
+                                           "\xF4\x90",
+                                           "\xF5",
+                                           "\xFF",
+                                           "\xFE",
+                                           "\xE0",
+                                           "\xED",
+                                           "\xF0",
+                                           "\xF4"};
   for (std::uint64_t seed = 1; seed <= 20000; ++seed) {
     sse::chunking::splitmix64 rng(seed);
     std::string bytes;

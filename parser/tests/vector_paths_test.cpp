@@ -64,8 +64,9 @@ bool is_valid_agrees(std::string_view bytes) {
 }
 
 TEST(VectorPaths, IsValidWithEveryBoundaryByteAtEveryBlockPosition) {
-  const std::string interesting = "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
-                                  "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
+  const std::string interesting =
+      "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC1\xC2\xDF\xE0\xE1\xEC"
+      "\xED\xEE\xEF\xF0\xF1\xF3\xF4\xF5\xFF"s;
   // A third or fourth byte is either a continuation or not: these cover both
   // and the bounds.
   const std::string later = "\x41\x80\xBF\xC2\xE0\xF0"s;
@@ -113,11 +114,34 @@ TEST(VectorPaths, IsValidWithEveryTwoBytePairAcrossTheBlockBoundary) {
 }
 
 TEST(VectorPaths, IsValidOnSeededRandomLongStrings) {
-  const std::vector<std::string> pieces = {
-      "a", "bcdefgh", "abcdefghijklmnopqrstuvwxyz0123456789", "\0"s, "\xC3\xA9", "\xC2\x80", "\xDF\xBF",
-      "\xE2\x82\xAC", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80", "\xE4\xBD\xA0\xE5\xA5\xBD", "\xF0\x90\x80\x80",
-      "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xBF", "\xC0", "\xC1",
-      "\xE0\x80", "\xED\xA0\x80", "\xF4\x90", "\xF5", "\xFF", "\xFE"};
+  const std::vector<std::string> pieces = {"a",
+                                           "bcdefgh",
+                                           "abcdefghijklmnopqrstuvwxyz0123456789",
+                                           "\0"s,
+                                           "\xC3\xA9",
+                                           "\xC2\x80",
+                                           "\xDF\xBF",
+                                           "\xE2\x82\xAC",
+                                           "\xE0\xA0\x80",
+                                           "\xED\x9F\xBF",
+                                           "\xEE\x80\x80",
+                                           "\xE4\xBD\xA0\xE5\xA5\xBD",
+                                           "\xF0\x90\x80\x80",
+                                           "\xF0\x9F\x98\x80",
+                                           "\xF4\x8F\xBF\xBF",
+                                           "\xC3",
+                                           "\xE2\x82",
+                                           "\xF0\x9F\x98",
+                                           "\x80",
+                                           "\xBF",
+                                           "\xC0",
+                                           "\xC1",
+                                           "\xE0\x80",
+                                           "\xED\xA0\x80",
+                                           "\xF4\x90",
+                                           "\xF5",
+                                           "\xFF",
+                                           "\xFE"};
   const std::size_t valid_pieces = 15;  // the first fifteen are well-formed
   for (std::uint64_t seed = 1; seed <= 20000; ++seed) {
     sse::chunking::splitmix64 rng(seed);

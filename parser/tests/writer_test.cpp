@@ -156,8 +156,8 @@ class stream_builder {
     const std::uint64_t offset = wire_.size();
     const errc status = writer_.write_event(wire_, e);
     if (status != errc::ok) {
-      ADD_FAILURE() << "write_event refused type \"" << escape(e.type) << "\" data \"" << escape(e.data)
-                    << "\" id \"" << escape(e.last_event_id) << "\": " << sse::to_string(status);
+      ADD_FAILURE() << "write_event refused type \"" << escape(e.type) << "\" data \"" << escape(e.data) << "\" id \""
+                    << escape(e.last_event_id) << "\": " << sse::to_string(status);
       return;
     }
     expected_.events.push_back({e.type.empty() ? "message" : e.type, e.data, e.last_event_id, offset});
@@ -243,9 +243,28 @@ TEST(RoundTrip, TrickyEventsComeBackUnchangedUnderEveryChunking) {
 // colons and spaces at value starts, LF, NUL, multi-byte UTF-8, U+FEFF and
 // characters that only look like line ends.
 std::string random_value(sse::chunking::splitmix64& rng, bool allow_lf, bool allow_nul) {
-  static const std::vector<std::string> pieces = {
-      "a", "b", "z", " ", "  ", ":", "\n", "\t", "\0"s, "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
-      "data:", "data: ", "id:", "event: x", "retry: 1", U_FEFF, "\x0B", "\xC2\x85", "\xE2\x80\xA8", "message"};
+  static const std::vector<std::string> pieces = {"a",
+                                                  "b",
+                                                  "z",
+                                                  " ",
+                                                  "  ",
+                                                  ":",
+                                                  "\n",
+                                                  "\t",
+                                                  "\0"s,
+                                                  "\xC3\xA9",
+                                                  "\xE2\x82\xAC",
+                                                  "\xF0\x9F\x98\x80",
+                                                  "data:",
+                                                  "data: ",
+                                                  "id:",
+                                                  "event: x",
+                                                  "retry: 1",
+                                                  U_FEFF,
+                                                  "\x0B",
+                                                  "\xC2\x85",
+                                                  "\xE2\x80\xA8",
+                                                  "message"};
   std::string out;
   const auto count = rng.next() % 7;
   for (std::uint64_t i = 0; i < count; ++i) {

@@ -11,7 +11,7 @@ namespace ssec {
 result<std::string> read_all(const std::string& path) {
   const bool from_stdin = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(from_stdin ? stdin : std::fopen(path.c_str(), "rb"),
-                                                        from_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
+                                                       from_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
   const std::string name = from_stdin ? std::string("<stdin>") : path;
   if (!file) return error{std::strerror(errno), name};
   std::string out;

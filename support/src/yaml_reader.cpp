@@ -256,7 +256,8 @@ std::optional<std::vector<list_item>> reader::string_items(const entry& e, std::
   return items_at(e, name_of(e, what), rules);
 }
 
-std::optional<std::vector<list_item>> reader::string_items(const YAML::Node& n, std::string_view name, list_rules rules) {
+std::optional<std::vector<list_item>> reader::string_items(const YAML::Node& n, std::string_view name,
+                                                           list_rules rules) {
   return items_at(entry{{}, {}, n}, std::string(name), rules);
 }
 

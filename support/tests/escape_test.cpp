@@ -36,7 +36,10 @@ TEST(quote_clipped, says_how_much_it_left_out) {
   EXPECT_EQ(ssec::quote_clipped("abc", 10), "\"abc\"");
   EXPECT_EQ(ssec::quote_clipped("abcdefghij", 4), "\"abcd\"... (6 more bytes)");
   // Never inside a UTF-8 sequence: "é" is C3 A9.
-  EXPECT_EQ(ssec::quote_clipped("a\xC3\xA9" "b", 2), "\"a\"... (3 more bytes)");
+  EXPECT_EQ(ssec::quote_clipped("a\xC3\xA9"
+                                "b",
+                                2),
+            "\"a\"... (3 more bytes)");
 }
 
 }  // namespace

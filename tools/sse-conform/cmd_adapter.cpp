@@ -40,11 +40,14 @@ ordered answer_wire(const json& request, const std::vector<std::string>& chunks)
   if (sse::is_fatal(rec.status)) return error_answer(request, describe_error(rec.status, rec.error_offset));
   ordered events = ordered::array();
   for (const auto& e : rec.events) events.push_back(to_json(e));
-  return ordered{{"id", request["id"]}, {"events", std::move(events)}, {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
+  return ordered{{"id", request["id"]},
+                 {"events", std::move(events)},
+                 {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
 }
 
 // A dialect layer: the dialect events of spec/FORMAT.md section 2 (no retry).
-ordered answer_dialect(const json& request, const sse::dialect::dialect_spec& dialect, const std::vector<std::string>& chunks) {
+ordered answer_dialect(const json& request, const sse::dialect::dialect_spec& dialect,
+                       const std::vector<std::string>& chunks) {
   std::vector<std::string_view> views(chunks.begin(), chunks.end());
   const auto decoded = sse::dialect::decode_stream(dialect, views);
   if (sse::is_fatal(decoded.status)) return error_answer(request, describe_error(decoded.status, decoded.error_offset));
@@ -60,20 +63,22 @@ ordered answer(const json& request) {
   const std::string op = request["op"].get<std::string>();
   if (op == "hello") {
     if (!request.contains("protocol") || request["protocol"] != adapter_protocol_version) {
-      return error_answer(request, "unsupported protocol version; this adapter speaks " + std::to_string(adapter_protocol_version));
+      return error_answer(
+          request, "unsupported protocol version; this adapter speaks " + std::to_string(adapter_protocol_version));
     }
     return ordered{{"op", "hello"},
-                {"protocol", adapter_protocol_version},
-                {"name", "sse-conform reference"},
-                {"version", "0.1.0"},
-                {"layers", layers()},
-                {"capabilities", reference_capabilities()}};
+                   {"protocol", adapter_protocol_version},
+                   {"name", "sse-conform reference"},
+                   {"version", "0.1.0"},
+                   {"layers", layers()},
+                   {"capabilities", reference_capabilities()}};
   }
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
   const auto parse = parse_request_from_json(request);
   if (!parse) return error_answer(request, parse.error().message);
   if (parse->layer == "wire") return answer_wire(request, parse->chunks);
-  if (const auto* dialect = sse::dialect::builtin_dialect(parse->layer)) return answer_dialect(request, *dialect, parse->chunks);
+  if (const auto* dialect = sse::dialect::builtin_dialect(parse->layer))
+    return answer_dialect(request, *dialect, parse->chunks);
   return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
 }
 

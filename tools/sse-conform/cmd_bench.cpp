@@ -93,8 +93,8 @@ int run_generate(const std::string& dir) {
     const std::string path = (std::filesystem::path(dir) / s.file_name).string();
     const std::string bytes = s.generate();
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-    const bool written = file && std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size() &&
-                         std::fflush(file.get()) == 0;
+    const bool written =
+        file && std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size() && std::fflush(file.get()) == 0;
     if (!written) {
       std::cerr << "sse-conform bench: " << path << ": " << std::strerror(errno) << '\n';
       return exit_usage;

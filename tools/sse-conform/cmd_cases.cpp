@@ -67,11 +67,11 @@ int run_cases(const cases_options& opt) {
     const auto n = per_layer[l];
     all.total += n.total;
     all.passed += n.passed;
-    std::cout << std::left << std::setw(10) << conformance::to_string(l) << std::right << std::setw(7) << n.total << std::setw(8)
-              << n.passed << std::setw(8) << n.total - n.passed << "\n";
+    std::cout << std::left << std::setw(10) << conformance::to_string(l) << std::right << std::setw(7) << n.total
+              << std::setw(8) << n.passed << std::setw(8) << n.total - n.passed << "\n";
   }
-  std::cout << std::left << std::setw(10) << "total" << std::right << std::setw(7) << all.total << std::setw(8) << all.passed
-            << std::setw(8) << all.total - all.passed << "\n"
+  std::cout << std::left << std::setw(10) << "total" << std::right << std::setw(7) << all.total << std::setw(8)
+            << all.passed << std::setw(8) << all.total - all.passed << "\n"
             << std::fixed << std::setprecision(1) << "in " << seconds << " s\n";
   if (!errors.empty() || !loaded.ok()) return exit_usage;
   return all.passed == all.total ? exit_ok : exit_failure;
@@ -86,7 +86,8 @@ void add_cases_command(CLI::App& app, int& code) {
   cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
   cmd->add_flag("--check", opt->check, "Run every case against the reference parser, decoders and validator");
   cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
-  cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")->capture_default_str();
+  cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")
+      ->capture_default_str();
   cmd->add_option("--show", opt->show, "Failures shown in full")->capture_default_str();
   cmd->callback([opt, &code] { code = run_cases(*opt); });
 }

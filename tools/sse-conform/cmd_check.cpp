@@ -57,7 +57,8 @@ bool write_file(const std::string& path, const std::string& text) {
 int run_scenario(const check_cli& o) {
   for (const CLI::Option* opt : o.per_request) {
     if (opt->count() > 0) {
-      std::cerr << "sse-conform check: " << opt->get_name() << " cannot be combined with --scenario: give it per request "
+      std::cerr << "sse-conform check: " << opt->get_name()
+                << " cannot be combined with --scenario: give it per request "
                 << "in the scenario file (tools/docs/scenario-format.md)\n";
       return exit_usage;
     }
@@ -95,7 +96,8 @@ int run_scenario(const check_cli& o) {
 int run_check(check_cli o) {
   if (!o.scenario.empty()) {
     if (!o.url.empty() || !o.file.empty() || !o.input.empty() || !o.dialect.empty()) {
-      std::cerr << "sse-conform check: --scenario FILE names the URLs and dialects itself; drop --url, --file, - and --dialect\n";
+      std::cerr << "sse-conform check: --scenario FILE names the URLs and dialects itself; drop --url, --file, - and "
+                   "--dialect\n";
       return exit_usage;
     }
     return run_scenario(o);
@@ -106,7 +108,8 @@ int run_check(check_cli o) {
   }
   const int sources = !o.url.empty() + !o.file.empty() + !o.input.empty();
   if (sources != 1) {
-    std::cerr << "sse-conform check: give exactly one of --url URL, --file FILE or - (standard input), or --scenario FILE\n";
+    std::cerr
+        << "sse-conform check: give exactly one of --url URL, --file FILE or - (standard input), or --scenario FILE\n";
     return exit_usage;
   }
   if (!o.input.empty() && o.input != "-") {
@@ -166,7 +169,8 @@ int run_check(check_cli o) {
     req.method = !o.method.empty() ? o.method : (o.data.empty() ? "GET" : "POST");
     req.headers = o.headers;
     bool has_accept = false;
-    for (const auto& h : o.headers) has_accept |= h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:"));
+    for (const auto& h : o.headers)
+      has_accept |= h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:"));
     if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
     req.body = o.data;
     req.timeout_s = o.timeout_s;
@@ -212,7 +216,8 @@ int run_check(check_cli o) {
 
 void add_check_command(CLI::App& app, int& code) {
   auto o = std::make_shared<check_cli>();
-  CLI::App* cmd = app.add_subcommand("check", "Check a live endpoint, a capture or standard input (tools/docs/check.md)");
+  CLI::App* cmd =
+      app.add_subcommand("check", "Check a live endpoint, a capture or standard input (tools/docs/check.md)");
   cmd->add_option("--dialect", o->dialect, "wire, chat, code, workflow or agent (required without --scenario)");
   cmd->add_option("--scenario", o->scenario, "Run a scenario file of several requests (tools/docs/scenario-format.md)");
   cmd->add_flag("--resume", o->resume,
@@ -230,11 +235,13 @@ void add_check_command(CLI::App& app, int& code) {
                               "'Name: value' header; $VAR/${VAR} are expanded from the environment and redacted"));
   per_request(cmd->add_option("-d,--data", o->data, "Request body"));
   per_request(cmd->add_option("--data-file", o->data_file, "Request body from a file"));
-  per_request(cmd->add_option("--timeout-s", o->timeout_s, "Overall timeout; reaching it is a STREAM-TIMEOUT finding (0 = none)"))
+  per_request(cmd->add_option("--timeout-s", o->timeout_s,
+                              "Overall timeout; reaching it is a STREAM-TIMEOUT finding (0 = none)"))
       ->capture_default_str();
   per_request(cmd->add_option("--idle-timeout-s", o->idle_timeout_s, "Longest silence before giving up (0 = none)"))
       ->capture_default_str();
-  per_request(cmd->add_option("--max-time", o->max_time_s, "Sample the stream for this many seconds, then judge what came (not a failure)"));
+  per_request(cmd->add_option("--max-time", o->max_time_s,
+                              "Sample the stream for this many seconds, then judge what came (not a failure)"));
   per_request(cmd->add_option("--max-bytes", o->max_bytes, "Stop after this many body bytes (not a failure; 0 = none)"))
       ->capture_default_str();
   per_request(cmd->add_option("--max-events", o->max_events, "Stop after this many events (not a failure)"));
@@ -245,7 +252,8 @@ void add_check_command(CLI::App& app, int& code) {
   cmd->add_option("--json", o->json, "Write the report as JSON to this file (- for stdout)");
   cmd->add_option("--junit", o->junit, "Write the report as JUnit XML to this file (- for stdout)");
   per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))->capture_default_str();
-  per_request(cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes"))->capture_default_str();
+  per_request(cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes"))
+      ->capture_default_str();
   cmd->callback([o, &code] { code = run_check(*o); });
 }
 

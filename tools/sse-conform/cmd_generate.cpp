@@ -53,8 +53,7 @@ int run_generate(const generate_options& opt) {
     const bool same = old.ok() && old.value() == f.text;
     if (opt.check) {
       if (!same) {
-        std::cerr << path.string() << ": " << (old.ok() ? "differs from" : "missing in")
-                  << " the generator's output\n";
+        std::cerr << path.string() << ": " << (old.ok() ? "differs from" : "missing in") << " the generator's output\n";
         ++differences;
       }
       continue;
@@ -81,10 +80,12 @@ int run_generate(const generate_options& opt) {
     }
   }
   std::size_t count = 0;
-  for (const auto& f : files) count += conformance::load_cases_from_text(f.text, f.name, "generated", tags).value.size();
+  for (const auto& f : files)
+    count += conformance::load_cases_from_text(f.text, f.name, "generated", tags).value.size();
   if (opt.check) {
     if (differences != 0) {
-      std::cerr << "the generated cases are stale: run sse-conform generate-cases --spec " << opt.spec << " --out " << opt.out << "\n";
+      std::cerr << "the generated cases are stale: run sse-conform generate-cases --spec " << opt.spec << " --out "
+                << opt.out << "\n";
       return exit_failure;
     }
     std::cout << files.size() << " files, " << count << " cases: up to date\n";
@@ -101,8 +102,10 @@ void add_generate_command(CLI::App& app, int& code) {
   auto* cmd = app.add_subcommand("generate-cases", "Write the dialect-layer cases generated from the catalogs");
   cmd->add_option("--spec", opt->spec, "Folder of the catalogs (*.yaml) and DECISIONS.md")->capture_default_str();
   cmd->add_option("--out", opt->out, "Folder of the generated case files")->capture_default_str();
-  cmd->add_option("--cases", opt->cases, "Root of all case files (hand-written ids are reserved); default: the parent of --out");
-  cmd->add_flag("--check", opt->check, "Write nothing; exit 1 if the files in --out differ from the generator's output");
+  cmd->add_option("--cases", opt->cases,
+                  "Root of all case files (hand-written ids are reserved); default: the parent of --out");
+  cmd->add_flag("--check", opt->check,
+                "Write nothing; exit 1 if the files in --out differ from the generator's output");
   cmd->callback([opt, &code] { code = run_generate(*opt); });
 }
 

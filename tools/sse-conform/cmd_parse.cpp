@@ -95,7 +95,8 @@ int run_parse(const parse_options& opt) {
     return exit_usage;
   }
   const std::string& stream = input.value();
-  const auto chunks = opt.split_seed ? sse::chunking::random(stream, *opt.split_seed) : sse::chunking::fixed(stream, opt.chunk);
+  const auto chunks =
+      opt.split_seed ? sse::chunking::random(stream, *opt.split_seed) : sse::chunking::fixed(stream, opt.chunk);
   for (const std::string_view chunk : chunks) {
     const auto r = parser.feed(chunk);
     if (sse::is_fatal(r.status)) return report_status(source, r.status, parser.error_offset());
@@ -107,11 +108,14 @@ int run_parse(const parse_options& opt) {
 
 void add_parse_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<parse_options>();
-  CLI::App* cmd = app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
+  CLI::App* cmd =
+      app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
   cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
   auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)");
-  cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")->excludes(chunk);
-  cmd->add_flag("--diagnostics", opt->diagnostics, "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");
+  cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")
+      ->excludes(chunk);
+  cmd->add_flag("--diagnostics", opt->diagnostics,
+                "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
   cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();

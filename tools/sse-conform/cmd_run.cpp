@@ -118,7 +118,8 @@ int run_matrix(const run_args& a) {
     if (!loaded && !(loaded = load_cases(a))) return exit_usage;
     const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->value);
     if (!from_lines) {
-      std::cerr << "sse-conform run: " << from_lines.error().to_string() << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
+      std::cerr << "sse-conform run: " << from_lines.error().to_string()
+                << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
       return exit_usage;
     }
     for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));
@@ -146,7 +147,8 @@ int run(const run_args& a) {
     return exit_ok;
   }
   if (a.impl.empty() == a.service.empty()) {
-    std::cerr << "sse-conform run: exactly one of --impl COMMAND and --service URL is required (or --list, or --matrix-from)\n";
+    std::cerr << "sse-conform run: exactly one of --impl COMMAND and --service URL is required (or --list, or "
+                 "--matrix-from)\n";
     return exit_usage;
   }
   if (!a.service.empty() && (a.jobs != 1 || a.chunkings != "all" || !a.chunking.empty() || a.seed_given)) {
@@ -192,12 +194,14 @@ int run(const run_args& a) {
   o.jobs = a.jobs;
   o.strict = a.strict;
   o.max_answer_bytes = a.max_answer_bytes;
-  o.reproduce_prefix = h::shell_quote(self_path()) + " run " +
-                       (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
+  o.reproduce_prefix =
+      h::shell_quote(self_path()) + " run " +
+      (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
   if (!a.cases_dir.empty()) o.reproduce_prefix += " --cases " + h::shell_quote(a.cases_dir);
   if (!a.tags_file.empty()) o.reproduce_prefix += " --tags " + h::shell_quote(a.tags_file);
   if (a.timeout_ms != 5000) o.reproduce_prefix += " --timeout-ms " + std::to_string(a.timeout_ms);
-  if (o.timeout.per_mib != h::time_budget{}.per_mib) o.reproduce_prefix += " --timeout-per-mib-ms " + std::to_string(a.timeout_per_mib_ms);
+  if (o.timeout.per_mib != h::time_budget{}.per_mib)
+    o.reproduce_prefix += " --timeout-per-mib-ms " + std::to_string(a.timeout_per_mib_ms);
   if (o.timeout.per_kchunk != h::time_budget{}.per_kchunk) {
     o.reproduce_prefix += " --timeout-per-kchunk-ms " + std::to_string(a.timeout_per_kchunk_ms);
   }
@@ -223,7 +227,8 @@ int run(const run_args& a) {
                 << (done == total ? "\r\x1b[K" : "") << std::flush;
     };
   }
-  h::run_result result = o.service.empty() ? h::run_cases(selected, o, progress) : h::run_service(selected, o, progress);
+  h::run_result result =
+      o.service.empty() ? h::run_cases(selected, o, progress) : h::run_service(selected, o, progress);
   if (!result.setup_error.empty()) {
     std::cerr << "sse-conform run: setup error: " << result.setup_error << "\n";
     return exit_usage;
@@ -246,10 +251,12 @@ int run(const run_args& a) {
 
 void add_run_command(CLI::App& app, int& code) {
   auto args = std::make_shared<run_args>();
-  CLI::App* cmd = app.add_subcommand("run", "Run the conformance cases against an implementation's adapter (tools/docs/run.md)");
+  CLI::App* cmd =
+      app.add_subcommand("run", "Run the conformance cases against an implementation's adapter (tools/docs/run.md)");
   cmd->add_option("--impl", args->impl, "The adapter command, run through /bin/sh -c (adapter protocol 1)");
-  cmd->add_option("--service", args->service,
-                  "Instead of --impl: an sse-contract-tests test service's URL; the wire cases are served to it over HTTP");
+  cmd->add_option(
+      "--service", args->service,
+      "Instead of --impl: an sse-contract-tests test service's URL; the wire cases are served to it over HTTP");
   cmd->add_option("--layer", args->layers, "Only these layers (wire, chat, code, agent, workflow); repeatable");
   cmd->add_option("--cases", args->cases_dir, "Directory of case files (default: the source tree's conformance/cases)");
   cmd->add_option("--tags", args->tags_file, "The tag list (default: the source tree's spec/tags.yaml)");
@@ -257,9 +264,15 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_option("--skip", args->skip, "Leave out cases whose id matches this glob; repeatable");
   cmd->add_option("--filter", args->filter, "Only cases whose id, name or a tag matches this glob");
   cmd->add_option("--chunkings", args->chunkings, "whole,as-written,bytes,splits,random:N or all (default all)");
-  cmd->add_option("--chunking", args->chunking, "Exactly one chunking as reports name it: whole, bytes, split@N, random(seed=N)");
-  cmd->add_option_function<std::uint64_t>("--seed", [a = args.get()](const std::uint64_t& s) { a->seed = s; a->seed_given = true; },
-                                          "Seed of the random chunkings (mixed with each case id)");
+  cmd->add_option("--chunking", args->chunking,
+                  "Exactly one chunking as reports name it: whole, bytes, split@N, random(seed=N)");
+  cmd->add_option_function<std::uint64_t>(
+      "--seed",
+      [a = args.get()](const std::uint64_t& s) {
+        a->seed = s;
+        a->seed_given = true;
+      },
+      "Seed of the random chunkings (mixed with each case id)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "Base time for one case under one chunking (default 5000)");
   cmd->add_option("--timeout-per-mib-ms", args->timeout_per_mib_ms, "Added per MiB of request (see tools/docs/run.md)")
       ->capture_default_str();
@@ -269,14 +282,16 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_option("--json", args->json, "Write the JSON report here");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
   cmd->add_option("--html", args->html, "Write the self-contained HTML report here");
-  cmd->add_option("--baseline", args->baseline, "Expected failures: listed failures do not fail the run, listed passes do");
+  cmd->add_option("--baseline", args->baseline,
+                  "Expected failures: listed failures do not fail the run, listed passes do");
   cmd->add_option("--write-baseline", args->write_baseline, "Write a baseline of this run's failures here");
   cmd->add_flag("--strict", args->strict, "Grade a missed SHOULD (non-strict) as a failure");
   cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
   cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal");
   cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)");
   cmd->add_option("--matrix-from", args->matrix_from,
-                  "Render the conformance matrix from these `run --json` reports and `serve --browser-results` files; runs nothing");
+                  "Render the conformance matrix from these `run --json` reports and `serve --browser-results` files; "
+                  "runs nothing");
   cmd->add_option("--matrix-out", args->matrix_out, "Write the matrix here (default stdout)");
   cmd->add_option("--matrix-links", args->matrix_links, "Prefix of the case-file links in the matrix (e.g. ../../)");
   cmd->callback([args, &code] { code = run(*args); });

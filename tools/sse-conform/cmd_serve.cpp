@@ -56,13 +56,14 @@ int run_serve(const serve_cli& o) {
     std::cerr << "sse-conform serve: " << server.error() << '\n';
     return exit_usage;
   }
-  std::cout << "sse-conform serve: " << count << " cases at " << server.base_url() << "/  (browser page: "
-            << server.base_url() << "/browser)" << std::endl;
+  std::cout << "sse-conform serve: " << count << " cases at " << server.base_url()
+            << "/  (browser page: " << server.base_url() << "/browser)" << std::endl;
   std::signal(SIGINT, [](int) { interrupted = 1; });
   std::signal(SIGTERM, [](int) { interrupted = 1; });
   const auto start = std::chrono::steady_clock::now();
   while (!interrupted) {
-    if (o.duration_s > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(o.duration_s)) break;
+    if (o.duration_s > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(o.duration_s))
+      break;
     if (!o.browser_results.empty() && server.wait_for_browser(std::chrono::milliseconds(100))) break;
     if (o.browser_results.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -87,7 +88,8 @@ int run_serve(const serve_cli& o) {
 
 void add_serve_command(CLI::App& app, int& code) {
   auto o = std::make_shared<serve_cli>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve the cases over HTTP with fault injection and a browser page (tools/docs/serve.md)");
+  CLI::App* cmd = app.add_subcommand(
+      "serve", "Serve the cases over HTTP with fault injection and a browser page (tools/docs/serve.md)");
   cmd->add_option("--cases", o->cases, "Case directory")->capture_default_str();
   cmd->add_option("--tags", o->tags, "The closed tag list")->capture_default_str();
   cmd->add_option("--bind", o->bind, "Address to listen on")->capture_default_str();

@@ -35,10 +35,12 @@ void print_text(const std::string& source, const sse::dialect::validation_report
               << "\n    seen:     " << f.seen << "\n    basis:    " << sse::dialect::basis_text(*f.rule) << '\n';
   }
   if (r.wire_status != sse::errc::ok) {
-    std::cout << source << ": " << describe_error(r.wire_status, r.wire_error_offset) << ": the stream was checked up to there\n";
+    std::cout << source << ": " << describe_error(r.wire_status, r.wire_error_offset)
+              << ": the stream was checked up to there\n";
   }
-  std::cout << source << ": " << r.dialect << ": " << r.frames << " frames, " << r.findings.size() << " findings (" << r.must
-            << " must, " << r.should << " should): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';
+  std::cout << source << ": " << r.dialect << ": " << r.frames << " frames, " << r.findings.size() << " findings ("
+            << r.must << " must, " << r.should << " should): " << (r.conforming() ? "conforming" : "NOT conforming")
+            << '\n';
 }
 
 void print_json(const sse::dialect::validation_report& r) {
@@ -61,7 +63,8 @@ int run_validate(const validate_options& opt) {
   }
   const sse::dialect::dialect_spec* d = loaded.value->dialect(opt.dialect);
   if (d == nullptr) {
-    std::cerr << "sse-conform validate: unknown dialect '" << opt.dialect << "' (known: " << dialect_list(*loaded.value) << ")\n";
+    std::cerr << "sse-conform validate: unknown dialect '" << opt.dialect << "' (known: " << dialect_list(*loaded.value)
+              << ")\n";
     return exit_usage;
   }
   auto input = read_all(opt.path);
@@ -84,7 +87,8 @@ void add_validate_command(CLI::App& app, int& code) {
   cmd->add_option("--dialect", opt->dialect, "Dialect: chat, code, workflow or agent")->required();
   cmd->add_flag("--json", opt->json, "Print the findings as one JSON object (spec/FORMAT.md)");
   // One file per --catalog, so the input path after it is not taken for a catalog.
-  cmd->add_option("--catalog", opt->catalogs, "A catalog file to use instead of the built-in spec/ catalogs (repeatable)")
+  cmd->add_option("--catalog", opt->catalogs,
+                  "A catalog file to use instead of the built-in spec/ catalogs (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--content-type", opt->content_type, "The Content-Type the stream was served with, to check it too");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();

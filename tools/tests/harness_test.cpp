@@ -6,11 +6,11 @@
 // exit statuses and reports are checked by running the built tool.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <mutex>
 #include <thread>
@@ -265,7 +265,7 @@ TEST_F(harness, a_hang_times_out_and_the_run_goes_on) {
 // allowance the same adapter times out, with the budget in the report.
 TEST_F(harness, the_time_budget_lets_linear_work_finish_and_reports_itself_on_timeout) {
   h::run_options o;
-  o.timeout = h::time_budget{800ms, 0ms, 1000ms};  // 3008 chunks byte by byte: 800 + 3008 ms
+  o.timeout = h::time_budget{800ms, 0ms, 1000ms};                    // 3008 chunks byte by byte: 800 + 3008 ms
   const auto slow = broken("slow", "--on B8G2 --per-chunk-us 400");  // about 1.2 s byte by byte
   const auto r = run_extra(slow, "whole,bytes", o);
   ASSERT_EQ(r.setup_error, "");
@@ -314,7 +314,8 @@ TEST_F(harness, an_inexact_retry_is_graded_as_a_difference_not_an_error) {
   ASSERT_EQ(answer.malformed, "");
   const auto m = h::compare_answer(c, answer);
   ASSERT_TRUE(m);
-  EXPECT_NE(m->first_difference.find(R"(got:      event type="message" data="z")"), std::string::npos) << m->first_difference;
+  EXPECT_NE(m->first_difference.find(R"(got:      event type="message" data="z")"), std::string::npos)
+      << m->first_difference;
   EXPECT_NE(m->received.find("retry 1e+100"), std::string::npos) << m->received;
 }
 
@@ -329,7 +330,8 @@ TEST_F(harness, lone_surrogates_are_differences_not_malformed_answers) {
   EXPECT_EQ(rejected.lone_surrogate, "");
 
   const auto with = [](const std::string& data) {
-    return h::decode_answer(R"({"id":"x","events":[{"type":"message","data":")" + data + R"(","lastEventId":""}]})", "x", true);
+    return h::decode_answer(R"({"id":"x","events":[{"type":"message","data":")" + data + R"(","lastEventId":""}]})",
+                            "x", true);
   };
   const auto lone = with("\\ud83d");
   EXPECT_EQ(lone.malformed, "");
@@ -337,15 +339,19 @@ TEST_F(harness, lone_surrogates_are_differences_not_malformed_answers) {
   ASSERT_TRUE(lone.wire);
   EXPECT_EQ(lone.wire->events.at(0).data, "\xEF\xBF\xBD");
   // The FF-byte case expects U+FFFD: a surrogate shown as U+FFFD must still not match.
-  const auto& ff = *std::find_if(extra_->value.begin(), extra_->value.end(), [](const auto& c) { return c.id == "U8F8"; });
+  const auto& ff =
+      *std::find_if(extra_->value.begin(), extra_->value.end(), [](const auto& c) { return c.id == "U8F8"; });
   const auto m = h::compare_answer(ff, lone);
   ASSERT_TRUE(m);
-  EXPECT_NE(m->first_difference.find("lone UTF-16 surrogate (\\ud83d at byte 46"), std::string::npos) << m->first_difference;
+  EXPECT_NE(m->first_difference.find("lone UTF-16 surrogate (\\ud83d at byte 46"), std::string::npos)
+      << m->first_difference;
   EXPECT_FALSE(h::compare_answer(ff, with("\\uFFFD")));
 
   EXPECT_EQ(with("\\ude00").lone_surrogate, "\\ude00 at byte 46");
   EXPECT_EQ(with("a\\ud83d\\u0041").lone_surrogate, "\\ud83d at byte 47");
-  EXPECT_EQ(with("a\\ud83d\\u0041").wire->events.at(0).data, "a\xEF\xBF\xBD" "A");
+  EXPECT_EQ(with("a\\ud83d\\u0041").wire->events.at(0).data,
+            "a\xEF\xBF\xBD"
+            "A");
   const auto pair = with("\\ud83d\\ude00");
   EXPECT_EQ(pair.lone_surrogate, "");
   EXPECT_EQ(pair.wire->events.at(0).data, "\xF0\x9F\x98\x80");
@@ -411,7 +417,8 @@ TEST_F(harness, jobs_give_the_same_results_in_the_same_order) {
 
 TEST_F(harness, baseline_lists_known_failures_and_catches_stale_entries) {
   auto r = run(broken("wrong", "--on A2B3"));
-  const auto b = h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt");
+  const auto b =
+      h::parse_baseline("# sse-conform baseline 1\nwire/basics/A2B3  # known\n\nwire/basics/G7H8\n", "b.txt");
   ASSERT_TRUE(b) << b.error().to_string();
   h::apply_baseline(*b, r.cases);
   EXPECT_TRUE(find(r, "A2B3").baselined);
@@ -459,7 +466,8 @@ TEST(harness_units, malformed_answers_say_what_is_wrong) {
   const auto rejected = h::decode_answer(R"({"id":"x","error":"too long"})", "x", true);
   ASSERT_TRUE(rejected.wire);
   EXPECT_EQ(rejected.wire->error, "too long");
-  const auto ok = h::decode_answer(R"({"id":"x","events":[{"type":"t","data":"d","lastEventId":"7"}],"retry":300})", "x", true);
+  const auto ok =
+      h::decode_answer(R"({"id":"x","events":[{"type":"t","data":"d","lastEventId":"7"}],"retry":300})", "x", true);
   ASSERT_TRUE(ok.wire);
   ASSERT_EQ(ok.wire->events.size(), 1u);
   EXPECT_EQ(ok.wire->retry, 300u);
@@ -521,13 +529,15 @@ int shell(const std::string& command) {
 }
 
 TEST_F(harness, command_line_exit_statuses_and_reports) {
-  const std::string cases = " --cases " + h::shell_quote((dir_ / "cases").string()) + " --chunkings whole,bytes --no-progress";
+  const std::string cases =
+      " --cases " + h::shell_quote((dir_ / "cases").string()) + " --chunkings whole,bytes --no-progress";
   const std::string out = (dir_ / "out").string();
   EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(reference) + cases + " >/dev/null"), 0);
   EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(broken("wrong", "--on A2B3")) + cases +
                   " --json " + out + ".json --junit " + out + ".xml --html " + out + ".html > " + out + ".txt"),
             1);
-  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(broken("nohello")) + cases + " 2>/dev/null"), 2);
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(broken("nohello")) + cases + " 2>/dev/null"),
+            2);
   EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl x --chunkings nonsense" + cases + " 2>/dev/null"), 2);
   EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl x --run 'nothing/*'" + cases + " 2>/dev/null"), 2);
 
@@ -546,7 +556,8 @@ TEST_F(harness, command_line_exit_statuses_and_reports) {
   junit << std::ifstream(out + ".xml").rdbuf();
   html << std::ifstream(out + ".html").rdbuf();
   console << std::ifstream(out + ".txt").rdbuf();
-  EXPECT_NE(junit.str().find("<testsuites name=\"sse-conform sse-conform reference\" tests=\"4\" failures=\"1\""), std::string::npos);
+  EXPECT_NE(junit.str().find("<testsuites name=\"sse-conform sse-conform reference\" tests=\"4\" failures=\"1\""),
+            std::string::npos);
   EXPECT_NE(junit.str().find("<failure type=\"fail\""), std::string::npos);
   EXPECT_NE(html.str().find("id=\"wire/basics/A2B3\" class=\"fail\""), std::string::npos);
   EXPECT_NE(console.str().find("[fail] wire/basics/A2B3"), std::string::npos);
@@ -575,8 +586,10 @@ std::string read_text(const std::string& path) {
 class stand_in_service {
  public:
   explicit stand_in_service(std::string mode = "", std::string on = "")
-      : mode_(std::move(mode)), on_(std::move(on)),
-        server_([this](const ssec::http::request& req, ssec::http::response& res) { handle(req, res); }, "127.0.0.1", 0) {}
+      : mode_(std::move(mode)),
+        on_(std::move(on)),
+        server_([this](const ssec::http::request& req, ssec::http::response& res) { handle(req, res); }, "127.0.0.1",
+                0) {}
   ~stand_in_service() {
     server_.stop();
     const std::lock_guard lock(mutex_);
@@ -626,7 +639,8 @@ class stand_in_service {
         };
         for (const auto& e : rec.events) {
           post({{"kind", "event"},
-                {"event", {{"type", e.type}, {"data", e.data + (mode == "wrong" ? " (wrong)" : "")}, {"id", e.last_event_id}}}});
+                {"event",
+                 {{"type", e.type}, {"data", e.data + (mode == "wrong" ? " (wrong)" : "")}, {"id", e.last_event_id}}}});
         }
         if (mode != "hang") post({{"kind", "error"}, {"error", "the stream closed"}});
       });
@@ -682,8 +696,8 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
     EXPECT_EQ(repro["cases"][0]["outcome"], "fail");
     // A baseline applies as it does to adapters.
     std::ofstream(out + ".baseline") << "# sse-conform baseline 1\nwire/basics/A2B3\n";
-    EXPECT_EQ(shell(h::shell_quote(tool) + " run --service " + h::shell_quote(wrong.url()) + cases + " --baseline " + out +
-                    ".baseline >/dev/null"),
+    EXPECT_EQ(shell(h::shell_quote(tool) + " run --service " + h::shell_quote(wrong.url()) + cases + " --baseline " +
+                    out + ".baseline >/dev/null"),
               0);
   }
   {
@@ -701,9 +715,10 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
   {
     // What the service protocol cannot express is skipped with the reason.
     stand_in_service good;
-    EXPECT_EQ(shell(h::shell_quote(tool) + " run --service " + h::shell_quote(good.url()) + " --cases " +
-                    h::shell_quote((dir_ / "extra").string()) + " --no-progress --json " + out + "-extra.json >/dev/null"),
-              0);
+    EXPECT_EQ(
+        shell(h::shell_quote(tool) + " run --service " + h::shell_quote(good.url()) + " --cases " +
+              h::shell_quote((dir_ / "extra").string()) + " --no-progress --json " + out + "-extra.json >/dev/null"),
+        0);
     const auto report = nlohmann::json::parse(read_text(out + "-extra.json"));
     EXPECT_EQ(report["totals"]["skip"], 3);
     EXPECT_EQ(report["totals"]["pass"], 2);  // the 3000-byte line, the FF byte
@@ -794,17 +809,19 @@ TEST(harness_units, browser_results_of_dialect_and_limits_cases_are_skipped) {
   const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
   const auto all = conf::load_case_tree(source_dir / "conformance/cases", "conformance/cases", tags);
   ASSERT_TRUE(all.ok()) << all.error_text();
-  const auto chat = std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.layer == conf::layer::chat; });
+  const auto chat =
+      std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.layer == conf::layer::chat; });
   const auto wire = std::find_if(all.value.begin(), all.value.end(),
                                  [](const auto& c) { return c.layer == conf::layer::wire && !c.limits; });
-  const auto limited = std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.limits.has_value(); });
+  const auto limited =
+      std::find_if(all.value.begin(), all.value.end(), [](const auto& c) { return c.limits.has_value(); });
   ASSERT_NE(chat, all.value.end());
   ASSERT_NE(wire, all.value.end());
   ASSERT_NE(limited, all.value.end());
-  const auto reports = h::reports_from_result_lines("browser:chromium " + chat->test_name() + " PASS\nbrowser:chromium " +
-                                                        wire->test_name() + " PASS\nbrowser:chromium " +
-                                                        limited->test_name() + " IMPL_DIFFER\n",
-                                                    "b.txt", all.value);
+  const auto reports = h::reports_from_result_lines(
+      "browser:chromium " + chat->test_name() + " PASS\nbrowser:chromium " + wire->test_name() +
+          " PASS\nbrowser:chromium " + limited->test_name() + " IMPL_DIFFER\n",
+      "b.txt", all.value);
   ASSERT_TRUE(reports) << reports.error().to_string();
   for (const auto& c : (*reports)[0]["cases"]) {
     if (c["id"] == h::case_path(*chat)) {
@@ -844,8 +861,8 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
   const std::string build = fs::path(tool).parent_path().parent_path().string();
   const std::string script = h::shell_quote((source_dir / "tools/adapters/matrix.sh").string());
   const std::string env = "ADAPTERS= JOBS=1 CASES=" + h::shell_quote((dir_ / "cases").string()) + " ";
-  EXPECT_EQ(shell(env + "BROWSER_RESULTS=" + out + "-chromium.txt bash " + script + " " + h::shell_quote(build) + " " + out +
-                  "-sh > " + out + "-sh.md"),
+  EXPECT_EQ(shell(env + "BROWSER_RESULTS=" + out + "-chromium.txt bash " + script + " " + h::shell_quote(build) + " " +
+                  out + "-sh > " + out + "-sh.md"),
             0);
   EXPECT_NE(read_text(out + "-sh.md").find("| **wire** | 4/4 | 2/4 |"), std::string::npos) << read_text(out + "-sh.md");
   EXPECT_EQ(shell(env + "BROWSER_RESULTS=/nonexistent bash " + script + " " + h::shell_quote(build) + " " + out +
@@ -857,9 +874,10 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
 // case runs whole, byte by byte and under two random splits here; the
 // every-split-point scan of the full plan is what tools/report.sh runs.
 TEST(harness_suite, reference_passes_the_whole_suite) {
-  EXPECT_EQ(shell(h::shell_quote(tool) + " run --no-progress --chunkings whole,bytes,random:2 --timeout-ms 120000 --impl " +
-                  h::shell_quote(reference) + " >/dev/null"),
-            0);
+  EXPECT_EQ(
+      shell(h::shell_quote(tool) + " run --no-progress --chunkings whole,bytes,random:2 --timeout-ms 120000 --impl " +
+            h::shell_quote(reference) + " >/dev/null"),
+      0);
 }
 
 }  // namespace

@@ -60,13 +60,15 @@ class catalog_builder {
       r.error(1, 1, "empty catalog");
       return;
     }
-    auto m = r.read_mapping(root, "catalog", {"format_version", "catalog_version", "document", "purpose", "dialects", "rules"});
+    auto m = r.read_mapping(root, "catalog",
+                            {"format_version", "catalog_version", "document", "purpose", "dialects", "rules"});
     if (!m) return;
     catalog_file info;
     info.name = r.file();
     if (auto v = r.integer(*m, "format_version", "catalog", true)) {
       if (*v != supported_format_version) {
-        r.error(*m->find("format_version"), "format_version " + std::to_string(*v) + " is not supported (this loader reads " +
+        r.error(*m->find("format_version"), "format_version " + std::to_string(*v) +
+                                                " is not supported (this loader reads " +
                                                 std::to_string(supported_format_version) + ")");
         return;
       }
@@ -75,7 +77,9 @@ class catalog_builder {
       return;
     }
     if (auto v = r.text(*m, "catalog_version", "catalog", true)) {
-      if (!detail::is_semver(*v)) r.error(*m->find("catalog_version"), "catalog_version " + in_backticks(*v) + " must be a semantic version like 1.2.0");
+      if (!detail::is_semver(*v))
+        r.error(*m->find("catalog_version"),
+                "catalog_version " + in_backticks(*v) + " must be a semantic version like 1.2.0");
       info.catalog_version = *v;
     }
     if (auto d = r.text(*m, "document", "catalog", true)) {
@@ -120,8 +124,8 @@ class catalog_builder {
     for (std::size_t i = 0; i < raw_.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j) {
         if (raw_[i].spec->name == raw_[j].spec->name) {
-          raw_[i].reader->error(raw_[i].spec->where, "duplicate dialect " + in_backticks(raw_[i].spec->name) + " (first at " +
-                                                         raw_[j].spec->where.to_string() + ")");
+          raw_[i].reader->error(raw_[i].spec->where, "duplicate dialect " + in_backticks(raw_[i].spec->name) +
+                                                         " (first at " + raw_[j].spec->where.to_string() + ")");
         }
       }
     }
@@ -132,7 +136,8 @@ class catalog_builder {
       if (d.frames_from.empty()) continue;
       const raw_dialect* from = find_raw(d.frames_from);
       if (from == nullptr) {
-        raw.reader->error(d.where, "dialect " + in_backticks(d.name) + ": frames_from names unknown dialect " + in_backticks(d.frames_from));
+        raw.reader->error(d.where, "dialect " + in_backticks(d.name) + ": frames_from names unknown dialect " +
+                                       in_backticks(d.frames_from));
       } else if (!from->has_own_shapes) {
         raw.reader->error(d.where, "dialect " + in_backticks(d.name) + ": frames_from " + in_backticks(d.frames_from) +
                                        " must name a dialect with its own frame_shapes");
@@ -145,7 +150,8 @@ class catalog_builder {
       if (d.profile_of.empty()) continue;
       const raw_dialect* base = find_raw(d.profile_of);
       if (base == nullptr) {
-        raw.reader->error(d.where, "dialect " + in_backticks(d.name) + ": profile_of names unknown dialect " + in_backticks(d.profile_of));
+        raw.reader->error(d.where, "dialect " + in_backticks(d.name) + ": profile_of names unknown dialect " +
+                                       in_backticks(d.profile_of));
         continue;
       }
       if (!base->spec->profile_of.empty()) {
@@ -181,8 +187,8 @@ class catalog_builder {
       }
       if (!diff.error_wire_event.empty()) {
         if (!d.has_shape(shape::error)) {
-          r.error(diff.where, "difference " + in_backticks(diff.aspect) + " sets error_wire_event but " + in_backticks(d.profile_of) +
-                                  " has no error frame shape");
+          r.error(diff.where, "difference " + in_backticks(diff.aspect) + " sets error_wire_event but " +
+                                  in_backticks(d.profile_of) + " has no error frame shape");
         }
         d.error_wire_event = diff.error_wire_event;
       }
@@ -198,8 +204,8 @@ class catalog_builder {
           }
         }
         if (target == nullptr || !target->default_value) {
-          r.error(diff.where, "no_default " + in_backticks(path) + " must name a field of " + in_backticks(d.profile_of) +
-                                  " that has a default");
+          r.error(diff.where, "no_default " + in_backticks(path) + " must name a field of " +
+                                  in_backticks(d.profile_of) + " that has a default");
           continue;
         }
         target->default_value.reset();
@@ -237,7 +243,8 @@ class catalog_builder {
       rule_spec& rule = *cat.rules_[i];
       catalog_reader& r = *rule_files_[i];
       if (const auto it = ids.find(rule.id); it != ids.end()) {
-        r.error(rule.where, "duplicate rule id " + in_backticks(rule.id) + " (first at " + it->second->where.to_string() + ")");
+        r.error(rule.where,
+                "duplicate rule id " + in_backticks(rule.id) + " (first at " + it->second->where.to_string() + ")");
         continue;
       }
       ids.emplace(rule.id, &rule);
@@ -259,8 +266,9 @@ class catalog_builder {
       for (const rule_spec* rule : d->rules) {
         if (rule->check.kind != check_kind::field_required || !rule->check.fields.empty()) continue;
         if (fallback != nullptr) {
-          errors_.push_back(ssec::error{"dialect " + in_backticks(d->name) + " has two field_required rules without `fields` (" +
-                                                        fallback->id + " and " + rule->id + ")",
+          errors_.push_back(ssec::error{"dialect " + in_backticks(d->name) +
+                                            " has two field_required rules without `fields` (" + fallback->id +
+                                            " and " + rule->id + ")",
                                         rule->where.file, static_cast<std::size_t>(std::max(rule->where.line, 0)),
                                         static_cast<std::size_t>(std::max(rule->where.column, 0))});
         }
@@ -272,12 +280,15 @@ class catalog_builder {
   void check_references(catalog_reader& r, const rule_spec& rule, const dialect_spec& d) {
     const std::string in = " in dialect " + in_backticks(d.name);
     const auto type_exists = [&](const std::string& type) {
-      if (d.event(type) == nullptr) r.error(rule.where, "rule " + in_backticks(rule.id) + " names event type " + in_backticks(type) + " unknown" + in);
+      if (d.event(type) == nullptr)
+        r.error(rule.where,
+                "rule " + in_backticks(rule.id) + " names event type " + in_backticks(type) + " unknown" + in);
     };
     const auto declared = [&](const field_path& p) {
       if (p.type != "*") type_exists(p.type);
       if ((p.type == "*" || d.event(p.type) != nullptr) && !declares(d, p)) {
-        r.error(rule.where, "rule " + in_backticks(rule.id) + " names field " + in_backticks(p.to_string()) + " not declared" + in);
+        r.error(rule.where,
+                "rule " + in_backticks(rule.id) + " names field " + in_backticks(p.to_string()) + " not declared" + in);
       }
     };
     const check_spec& c = rule.check;
@@ -293,7 +304,8 @@ class catalog_builder {
           }
           type_exists(p.type);
           if (d.event(p.type) != nullptr && declares(d, p)) {
-            r.error(rule.where, "rule " + in_backticks(rule.id) + " forbids " + in_backticks(p.to_string()) + ", which the catalog declares" + in);
+            r.error(rule.where, "rule " + in_backticks(rule.id) + " forbids " + in_backticks(p.to_string()) +
+                                    ", which the catalog declares" + in);
           }
         }
         break;
@@ -304,7 +316,9 @@ class catalog_builder {
         break;
       case check_kind::constant_field:
       case check_kind::increasing:
-        if (!declares_key(d, c.field)) r.error(rule.where, "rule " + in_backticks(rule.id) + " names field " + in_backticks(c.field) + " not declared" + in);
+        if (!declares_key(d, c.field))
+          r.error(rule.where,
+                  "rule " + in_backticks(rule.id) + " names field " + in_backticks(c.field) + " not declared" + in);
         break;
       case check_kind::pair:
       case check_kind::pair_closed:
@@ -312,7 +326,8 @@ class catalog_builder {
         for (const auto& t : c.close) type_exists(t);
         for (const auto& t : c.during) type_exists(t);
         if (!c.key.empty() && d.event(c.open) != nullptr && d.event(c.open)->field(c.key) == nullptr) {
-          r.error(rule.where, "rule " + in_backticks(rule.id) + ": key " + in_backticks(c.key) + " is not a field of " + in_backticks(c.open) + in);
+          r.error(rule.where, "rule " + in_backticks(rule.id) + ": key " + in_backticks(c.key) + " is not a field of " +
+                                  in_backticks(c.open) + in);
         }
         break;
       case check_kind::forbidden_type:

@@ -43,7 +43,9 @@ bool dashed_words(std::string_view s, Pred word, std::size_t min_words) {
 }
 
 // [A-Z][A-Z0-9]*(-[A-Z0-9]+)+
-bool is_rule_id(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z' && dashed_words(s, upper_or_digit, 2); }
+bool is_rule_id(std::string_view s) {
+  return !s.empty() && s[0] >= 'A' && s[0] <= 'Z' && dashed_words(s, upper_or_digit, 2);
+}
 
 // [a-z0-9]+(-[a-z0-9]+)*
 bool is_anchor(std::string_view s) { return dashed_words(s, lower_or_digit, 1); }
@@ -69,7 +71,8 @@ bool is_semver(std::string_view s) {
   const std::size_t a = s.find('.');
   const std::size_t b = a == std::string_view::npos ? a : s.find('.', a + 1);
   if (b == std::string_view::npos) return false;
-  return is_number_part(s.substr(0, a)) && is_number_part(s.substr(a + 1, b - a - 1)) && is_number_part(s.substr(b + 1));
+  return is_number_part(s.substr(0, a)) && is_number_part(s.substr(a + 1, b - a - 1)) &&
+         is_number_part(s.substr(b + 1));
 }
 
 location catalog_reader::where(const YAML::Node& n) const {
@@ -79,15 +82,18 @@ location catalog_reader::where(const YAML::Node& n) const {
 }
 
 void catalog_reader::error(const location& at, std::string message) {
-  error(static_cast<std::size_t>(std::max(at.line, 0)), static_cast<std::size_t>(std::max(at.column, 0)), std::move(message));
+  error(static_cast<std::size_t>(std::max(at.line, 0)), static_cast<std::size_t>(std::max(at.column, 0)),
+        std::move(message));
 }
 
-std::optional<std::string> catalog_reader::text(const mapping& m, std::string_view key, std::string_view what, bool required) {
+std::optional<std::string> catalog_reader::text(const mapping& m, std::string_view key, std::string_view what,
+                                                bool required) {
   const entry* e = field(m, key, what, required);
   return e != nullptr ? reader::text(*e, what) : std::nullopt;
 }
 
-std::optional<bool> catalog_reader::boolean(const mapping& m, std::string_view key, std::string_view what, bool required) {
+std::optional<bool> catalog_reader::boolean(const mapping& m, std::string_view key, std::string_view what,
+                                            bool required) {
   const entry* e = field(m, key, what, required);
   return e != nullptr ? reader::boolean(*e, what) : std::nullopt;
 }
@@ -98,8 +104,9 @@ std::optional<std::int64_t> catalog_reader::integer(const mapping& m, std::strin
   return e != nullptr ? reader::integer(*e, what) : std::nullopt;
 }
 
-std::optional<std::vector<std::string>> catalog_reader::strings(const mapping& m, std::string_view key, std::string_view what,
-                                                                bool required, bool single_ok, bool may_be_empty) {
+std::optional<std::vector<std::string>> catalog_reader::strings(const mapping& m, std::string_view key,
+                                                                std::string_view what, bool required, bool single_ok,
+                                                                bool may_be_empty) {
   const entry* e = field(m, key, what, required);
   if (e == nullptr) return std::nullopt;
   return reader::strings(*e, what, ssec::yaml::list_rules{.single_ok = single_ok, .empty_list_ok = may_be_empty});
@@ -118,7 +125,8 @@ trace catalog_reader::origin(const mapping& m, std::string_view what, bool optio
     t.sources = std::move(*sources);
   }
   if (auto d = text(m, "decision", what, false)) {
-    if (!is_anchor(*d)) error(*m.find("decision"), "decision " + in_backticks(*d) + " must be a DECISIONS.md anchor like `done-in-chat`");
+    if (!is_anchor(*d))
+      error(*m.find("decision"), "decision " + in_backticks(*d) + " must be a DECISIONS.md anchor like `done-in-chat`");
     t.decision = std::move(*d);
   }
   if (!optional && t.sources.empty() && t.decision.empty() && m.find("source") == nullptr &&
@@ -179,9 +187,9 @@ nlohmann::json to_json(const YAML::Node& n) {
 
 std::optional<type_set> parse_types(catalog_reader& r, const entry& e, std::string_view what) {
   static const std::pair<std::string_view, std::uint8_t> names[] = {
-      {"string", type_set::string}, {"number", type_set::number}, {"integer", type_set::integer},
+      {"string", type_set::string},   {"number", type_set::number}, {"integer", type_set::integer},
       {"boolean", type_set::boolean}, {"object", type_set::object}, {"array", type_set::array},
-      {"null", type_set::null},     {"any", type_set::any}};
+      {"null", type_set::null},       {"any", type_set::any}};
   std::vector<YAML::Node> items;
   if (e.value.IsScalar()) {
     items.push_back(e.value);
@@ -193,10 +201,9 @@ std::optional<type_set> parse_types(catalog_reader& r, const entry& e, std::stri
   }
   type_set out;
   for (const auto& item : items) {
-    const auto* found = item.IsScalar()
-                            ? std::find_if(std::begin(names), std::end(names),
-                                           [&](const auto& p) { return p.first == item.Scalar(); })
-                            : std::end(names);
+    const auto* found = item.IsScalar() ? std::find_if(std::begin(names), std::end(names),
+                                                       [&](const auto& p) { return p.first == item.Scalar(); })
+                                        : std::end(names);
     if (found == std::end(names)) {
       r.error(item, "unknown type " + in_backticks(item.IsScalar() ? item.Scalar() : "?") + " of " + std::string(what) +
                         " (expected string, number, integer, boolean, object, array, null or any)");
@@ -211,8 +218,8 @@ std::optional<type_set> parse_types(catalog_reader& r, const entry& e, std::stri
 std::optional<field_spec> parse_field(catalog_reader& r, const YAML::Node& n, std::string_view owner,
                                       const field_spec* base);
 
-bool parse_fields(catalog_reader& r, const YAML::Node& list, std::string_view owner, const std::vector<field_spec>* envelope,
-                  std::vector<field_spec>& out) {
+bool parse_fields(catalog_reader& r, const YAML::Node& list, std::string_view owner,
+                  const std::vector<field_spec>* envelope, std::vector<field_spec>& out) {
   if (!list.IsSequence()) {
     r.error(list, "`fields` of " + std::string(owner) + " must be a list (use [] for none)");
     return false;
@@ -245,7 +252,8 @@ bool parse_fields(catalog_reader& r, const YAML::Node& list, std::string_view ow
 
 std::optional<field_spec> parse_field(catalog_reader& r, const YAML::Node& n, std::string_view owner,
                                       const field_spec* base) {
-  auto m = r.read_mapping(n, "field", {"key", "type", "required", "default", "purpose", "source", "decision", "fields"});
+  auto m =
+      r.read_mapping(n, "field", {"key", "type", "required", "default", "purpose", "source", "decision", "fields"});
   if (!m) return std::nullopt;
   field_spec f;
   if (base != nullptr) {
@@ -312,7 +320,8 @@ std::optional<frame_shape_spec> parse_shape(catalog_reader& r, const YAML::Node&
     else if (*name == "plain_text") s.kind = shape::plain_text;
     else if (*name == "error") s.kind = shape::error;
     else {
-      r.error(*m->find("shape"), "unknown shape " + in_backticks(*name) + " (expected structured, plain_text or error)");
+      r.error(*m->find("shape"),
+              "unknown shape " + in_backticks(*name) + " (expected structured, plain_text or error)");
       ok = false;
     }
   }
@@ -371,8 +380,8 @@ std::optional<event_spec> parse_event(catalog_reader& r, const YAML::Node& n, st
 }
 
 std::optional<difference_spec> parse_difference(catalog_reader& r, const YAML::Node& n) {
-  auto m = r.read_mapping(n, "difference",
-                     {"aspect", "base", "profile", "source", "decision", "events", "error_wire_event", "no_default"});
+  auto m = r.read_mapping(
+      n, "difference", {"aspect", "base", "profile", "source", "decision", "events", "error_wire_event", "no_default"});
   if (!m) return std::nullopt;
   difference_spec d;
   d.where = r.where(n);
@@ -467,7 +476,8 @@ std::optional<check_spec> parse_check(catalog_reader& r, const entry& at, const 
   if (g == std::end(check_grammars)) {
     std::vector<std::string_view> names;
     for (const auto& c : check_grammars) names.push_back(c.name);
-    r.error(kind_node, "unknown check kind " + in_backticks(kind_node.Scalar()) + " (expected one of: " + ssec::join(names) + ")");
+    r.error(kind_node,
+            "unknown check kind " + in_backticks(kind_node.Scalar()) + " (expected one of: " + ssec::join(names) + ")");
     return std::nullopt;
   }
   std::vector<std::string_view> allowed{"kind"};
@@ -638,8 +648,9 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n) {
 }
 
 std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n) {
-  auto m = r.read_mapping(n, "dialect", {"name", "purpose", "source", "decision", "frame_shapes", "frames_from",
-                                    "profile_of", "differences", "envelope", "events"});
+  auto m = r.read_mapping(n, "dialect",
+                          {"name", "purpose", "source", "decision", "frame_shapes", "frames_from", "profile_of",
+                           "differences", "envelope", "events"});
   if (!m) return std::nullopt;
   raw_dialect raw;
   raw.spec = std::make_unique<dialect_spec>();
@@ -689,8 +700,8 @@ std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n)
           continue;
         }
         if (const auto it = seen.find(s->kind); it != seen.end()) {
-          r.error(s->where, "duplicate frame shape " + in_backticks(to_string(s->kind)) + " in " + what + " (first at line " +
-                                std::to_string(it->second) + ")");
+          r.error(s->where, "duplicate frame shape " + in_backticks(to_string(s->kind)) + " in " + what +
+                                " (first at line " + std::to_string(it->second) + ")");
           ok = false;
           continue;
         }
@@ -732,8 +743,8 @@ std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n)
           ok = false;
           continue;
         }
-        const auto dup = std::find_if(d.events.begin(), d.events.end(),
-                                      [&](const event_spec& x) { return x.type == ev->type; });
+        const auto dup =
+            std::find_if(d.events.begin(), d.events.end(), [&](const event_spec& x) { return x.type == ev->type; });
         if (dup != d.events.end()) {
           r.error(ev->where, "duplicate event type " + in_backticks(ev->type) + " in " + what + " (first at line " +
                                  std::to_string(dup->where.line) + ")");

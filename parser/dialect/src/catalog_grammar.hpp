@@ -19,16 +19,16 @@
 namespace sse::dialect::detail {
 
 using ssec::yaml::entry;
-using ssec::yaml::mapping;
 using ssec::yaml::in_backticks;
+using ssec::yaml::mapping;
 
 /// The shared YAML reader plus what the catalog grammar adds: positions as
 /// catalog `location`s, the file's `document` for checking `source` values,
 /// and lookups that report a missing required key.
 class catalog_reader : public ssec::yaml::reader {
  public:
-  using ssec::yaml::reader::reader;
   using ssec::yaml::reader::error;
+  using ssec::yaml::reader::reader;
 
   std::string document;  ///< The file's `document`, once read.
 

@@ -117,8 +117,14 @@ struct value_access {
         v.integral_ = integral(v.number_);
         break;
       }
-      case simdjson::dom::element_type::STRING: v.type_ = json_type::string; v.string_ = scalar<std::string_view>(e); break;
-      case simdjson::dom::element_type::BOOL: v.type_ = json_type::boolean; v.boolean_ = scalar<bool>(e); break;
+      case simdjson::dom::element_type::STRING:
+        v.type_ = json_type::string;
+        v.string_ = scalar<std::string_view>(e);
+        break;
+      case simdjson::dom::element_type::BOOL:
+        v.type_ = json_type::boolean;
+        v.boolean_ = scalar<bool>(e);
+        break;
       case simdjson::dom::element_type::NULL_VALUE: v.type_ = json_type::null; break;
     }
     return v;
@@ -147,7 +153,10 @@ struct value_access {
         v.type_ = json_type::string;
         v.string_ = j.get_ref<const std::string&>();
         break;
-      case nlohmann::json::value_t::boolean: v.type_ = json_type::boolean; v.boolean_ = j.get<bool>(); break;
+      case nlohmann::json::value_t::boolean:
+        v.type_ = json_type::boolean;
+        v.boolean_ = j.get<bool>();
+        break;
       default: v.type_ = json_type::null; break;
     }
     return v;
@@ -224,8 +233,8 @@ struct decoder::impl {
 
   const dialect_spec* dialect;
   simdjson::dom::parser parser;
-  std::string padded;         // the frame copied with simdjson's padding
-  nlohmann::json fallback;    // the frame, when only nlohmann_json can read it
+  std::string padded;       // the frame copied with simdjson's padding
+  nlohmann::json fallback;  // the frame, when only nlohmann_json can read it
   std::vector<std::pair<std::string_view, value_view>> members;
   std::unordered_map<std::string_view, std::size_t> member_index;  // large objects only
   std::vector<field_view> fields;
@@ -301,7 +310,8 @@ struct decoder::impl {
     if (spec == nullptr) return;
     for (const auto& f : spec->fields) {
       if (!f.default_value) continue;
-      const bool present = std::any_of(fields.begin(), fields.end(), [&](const field_view& v) { return v.key == f.key; });
+      const bool present =
+          std::any_of(fields.begin(), fields.end(), [&](const field_view& v) { return v.key == f.key; });
       if (!present) fields.push_back(field_view{f.key, value_access::of(*f.default_value), true, &f});
     }
   }

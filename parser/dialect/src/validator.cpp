@@ -23,8 +23,9 @@ std::string describe(const event_view& ev) {
     case event_kind::structured: return "a " + std::string(ev.type) + " frame";
     case event_kind::unknown: return "a frame of unknown type " + excerpt(ev.type);
     case event_kind::error: return "an error frame " + excerpt(ev.raw);
-    case event_kind::plain_text: return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
-                                                       : "plain text " + excerpt(ev.raw);
+    case event_kind::plain_text:
+      return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
+                            : "plain text " + excerpt(ev.raw);
   }
   return "a frame";
 }
@@ -93,14 +94,14 @@ struct open_item {
 // Per-rule memory across frames.
 struct rule_state {
   const rule_spec* rule = nullptr;
-  std::optional<std::string> first_value;       // constant_field
+  std::optional<std::string> first_value;  // constant_field
   std::size_t first_frame = 0;
-  std::optional<double> last_number;            // increasing
+  std::optional<double> last_number;  // increasing
   std::size_t last_number_frame = 0;
-  std::unordered_set<std::string> values;       // refers (the `to` values), unique_value
+  std::unordered_set<std::string> values;             // refers (the `to` values), unique_value
   std::map<std::string, std::deque<open_item>> open;  // pair, pair_closed
-  std::size_t count = 0;                        // at_most_once
-  bool triggered = false;                       // last_frame, followed_only_by
+  std::size_t count = 0;                              // at_most_once
+  bool triggered = false;                             // last_frame, followed_only_by
   std::string trigger;
   std::size_t trigger_frame = 0;
 };
@@ -212,7 +213,8 @@ struct validator::impl {
       // OSS-Fuzz compiler) cannot capture bindings in the lambda below.
       const auto& key = member.first;
       const auto& value = member.second;
-      const auto spec = std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
+      const auto spec =
+          std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
       path.emplace_back(key);
       if (spec != declared.end()) {
         if (!spec->types.admits(value.type(), value.is_integral())) {
@@ -225,7 +227,8 @@ struct validator::impl {
         }
       } else if (!(top && key == "type")) {
         const std::string f = folded(key);
-        const auto twin = std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded(d.key) == f; });
+        const auto twin =
+            std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded(d.key) == f; });
         if (twin != declared.end()) {
           each(check_kind::key_casing, [&](rule_state& s) {
             report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));
@@ -302,13 +305,11 @@ struct validator::impl {
       });
     }
     if (!typed) {
-      each(check_kind::json_object, [&](rule_state& s) {
-        report(s.rule, frame, offset, "a JSON object with a string type", describe(ev));
-      });
+      each(check_kind::json_object,
+           [&](rule_state& s) { report(s.rule, frame, offset, "a JSON object with a string type", describe(ev)); });
       if (ev.kind == event_kind::plain_text && ev.json_object) {
-        each(check_kind::object_has_type, [&](rule_state& s) {
-          report(s.rule, frame, offset, "a string type member", describe(ev));
-        });
+        each(check_kind::object_has_type,
+             [&](rule_state& s) { report(s.rule, frame, offset, "a string type member", describe(ev)); });
       }
     } else {
       if (ev.kind == event_kind::unknown) {
@@ -358,7 +359,8 @@ struct validator::impl {
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
-          if (contains(c.types, type)) report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
+          if (contains(c.types, type))
+            report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
           break;
         case check_kind::refers: {
           for (const auto& from : c.fields) {
@@ -379,7 +381,8 @@ struct validator::impl {
           if (p.type != type) break;
           if (const auto v = lookup(ev, p.keys)) {
             if (!s.values.insert(value_key(*v)).second) {
-              report(s.rule, frame, offset, "a " + p.to_string() + " not used before", p.to_string() + " " + describe(*v) + " again");
+              report(s.rule, frame, offset, "a " + p.to_string() + " not used before",
+                     p.to_string() + " " + describe(*v) + " again");
             }
           }
           break;
@@ -393,7 +396,8 @@ struct validator::impl {
             s.first_value = key;
             s.first_frame = frame;
           } else if (*s.first_value != key) {
-            report(s.rule, frame, offset, c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame),
+            report(s.rule, frame, offset,
+                   c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame),
                    c.field + " " + describe(*v));
           }
           break;
@@ -421,7 +425,8 @@ struct validator::impl {
           break;
         case check_kind::last_frame:
           if (s.triggered) {
-            report(s.rule, frame, offset, "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
+            report(s.rule, frame, offset,
+                   "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
           } else if (contains(c.types, type)) {
             s.triggered = true;
@@ -431,14 +436,15 @@ struct validator::impl {
           break;
         case check_kind::at_most_once:
           if (contains(c.types, type) && ++s.count > 1) {
-            report(s.rule, frame, offset, "at most one " + list_text(c.types) + " frame", describe(ev) + ", number " + std::to_string(s.count));
+            report(s.rule, frame, offset, "at most one " + list_text(c.types) + " frame",
+                   describe(ev) + ", number " + std::to_string(s.count));
           }
           break;
         case check_kind::followed_only_by:
           if (s.triggered && !contains(c.allow, type)) {
             report(s.rule, frame, offset,
-                   (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger + " of frame " +
-                       std::to_string(s.trigger_frame),
+                   (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger +
+                       " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
           }
           if (!s.triggered && contains(c.types, type)) {
@@ -513,10 +519,12 @@ struct validator::impl {
     }
     if (cut) {
       each(check_kind::frame_terminated, [&](rule_state& s) {
-        report(s.rule, frames, tail_offset, "a blank line ending the frame", "the stream ends inside the frame " + excerpt(tail));
+        report(s.rule, frames, tail_offset, "a blank line ending the frame",
+               "the stream ends inside the frame " + excerpt(tail));
       });
     }
-    const std::string after = frames == 0 ? std::string("an empty stream") : "the stream ends after " + last_description();
+    const std::string after =
+        frames == 0 ? std::string("an empty stream") : "the stream ends after " + last_description();
     for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind == check_kind::last_frame && !s.triggered) {
@@ -526,8 +534,8 @@ struct validator::impl {
         for (const auto& [key, items] : s.open) {
           for (const auto& item : items) {
             report(s.rule, item.frame, item.offset,
-                   list_text(c.close) + " for this " + c.open + (c.key.empty() ? "" : " (" + c.key + " " + excerpt(key) + ")") +
-                       " before the end of the stream",
+                   list_text(c.close) + " for this " + c.open +
+                       (c.key.empty() ? "" : " (" + c.key + " " + excerpt(key) + ")") + " before the end of the stream",
                    "still open at the end of the stream");
           }
         }
@@ -599,7 +607,8 @@ validation_report validate_stream(const dialect_spec& d, std::string_view bytes,
     p.finish();
   }
   std::string_view tail;
-  if (checker.tail_offset && *checker.tail_offset < bytes.size()) tail = bytes.substr(static_cast<std::size_t>(*checker.tail_offset));
+  if (checker.tail_offset && *checker.tail_offset < bytes.size())
+    tail = bytes.substr(static_cast<std::size_t>(*checker.tail_offset));
   checker.val.finish(bytes.size(), checker.tail_offset.value_or(bytes.size()), tail);
   report.frames = checker.val.frames();
   report.findings = checker.val.findings();

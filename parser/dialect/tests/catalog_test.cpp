@@ -131,18 +131,30 @@ TEST(catalog, agent_envelope_events_and_key_fields) {
   EXPECT_EQ(d.envelope_field("data")->types.to_string(), "any");
 
   const std::map<std::string, std::vector<std::string>> document = {
-      {"run_started", {"runId"}},          {"agent_plan", {"payload"}},
-      {"plan_update", {"payload"}},        {"skill_loaded", {"payload"}},
-      {"subagent_started", {"payload", "data"}}, {"subagent_completed", {"payload", "data"}},
-      {"step_started", {"stepId"}},        {"step_completed", {"stepId"}},
-      {"llm_started", {"payload"}},        {"llm_usage", {"payload"}},
-      {"tool_started", {"payload", "data"}}, {"tool_result", {"payload", "data"}},
-      {"tool_completed", {"payload", "data"}}, {"message_chunk", {"content"}},
-      {"resume_patch", {"payload", "data"}}, {"resume_update", {"data", "payload"}},
-      {"resume_analysis", {"payload", "data"}}, {"translation_result", {"data"}},
-      {"interview_question", {"payload"}}, {"critique", {"payload", "data"}},
-      {"suggestion", {"payload", "data"}}, {"run_completed", {"runId"}},
-      {"run_failed", {"error"}},           {"done", {"runId"}},
+      {"run_started", {"runId"}},
+      {"agent_plan", {"payload"}},
+      {"plan_update", {"payload"}},
+      {"skill_loaded", {"payload"}},
+      {"subagent_started", {"payload", "data"}},
+      {"subagent_completed", {"payload", "data"}},
+      {"step_started", {"stepId"}},
+      {"step_completed", {"stepId"}},
+      {"llm_started", {"payload"}},
+      {"llm_usage", {"payload"}},
+      {"tool_started", {"payload", "data"}},
+      {"tool_result", {"payload", "data"}},
+      {"tool_completed", {"payload", "data"}},
+      {"message_chunk", {"content"}},
+      {"resume_patch", {"payload", "data"}},
+      {"resume_update", {"data", "payload"}},
+      {"resume_analysis", {"payload", "data"}},
+      {"translation_result", {"data"}},
+      {"interview_question", {"payload"}},
+      {"critique", {"payload", "data"}},
+      {"suggestion", {"payload", "data"}},
+      {"run_completed", {"runId"}},
+      {"run_failed", {"error"}},
+      {"done", {"runId"}},
       {"error", {"error"}},
   };
   std::set<std::string> expected_types;
@@ -232,10 +244,10 @@ TEST(catalog, rules_are_well_formed) {
     for (const auto& d : r->dialects) EXPECT_NE(builtin().dialect(d), nullptr) << r->id;
   }
   // The rules the issue names are there.
-  for (const std::string id : {"AGENT-DONE-LAST", "AGENT-DONE-ONCE", "AGENT-FRAME-ONE-LINE", "AGENT-FRAME-JSON",
-                               "AGENT-RUNID-PRESENT", "AGENT-RUNID-CONSTANT", "AGENT-DONE-RUNID", "AGENT-STEP-PAIR",
-                               "AGENT-TOOL-PAIR", "AGENT-SUBAGENT-PAIR", "CHAT-APPROVAL-ID", "CHAT-QUESTION-TOOLCALLID",
-                               "CHAT-APPROVAL-QUESTION-DISTINCT"}) {
+  for (const std::string id :
+       {"AGENT-DONE-LAST", "AGENT-DONE-ONCE", "AGENT-FRAME-ONE-LINE", "AGENT-FRAME-JSON", "AGENT-RUNID-PRESENT",
+        "AGENT-RUNID-CONSTANT", "AGENT-DONE-RUNID", "AGENT-STEP-PAIR", "AGENT-TOOL-PAIR", "AGENT-SUBAGENT-PAIR",
+        "CHAT-APPROVAL-ID", "CHAT-QUESTION-TOOLCALLID", "CHAT-APPROVAL-QUESTION-DISTINCT"}) {
     EXPECT_TRUE(ids.contains(id)) << id;
   }
 }
@@ -338,30 +350,30 @@ TEST(catalog, every_source_line_exists) {
 // Loading errors: file:line:column and what is wrong.
 
 const std::string base_catalog =
-    "format_version: 1\n"                                                   // 1
-    "catalog_version: 1.0.0\n"                                              // 2
-    "document: doc.txt\n"                                                   // 3
-    "purpose: A test protocol.\n"                                           // 4
-    "dialects:\n"                                                           // 5
-    "  - name: demo\n"                                                      // 6
-    "    purpose: Demo.\n"                                                  // 7
-    "    source: doc.txt:1\n"                                               // 8
-    "    frame_shapes:\n"                                                   // 9
-    "      - {shape: structured, detection: A JSON object., handling: Dispatched., source: doc.txt:2}\n"  // 10
-    "    events:\n"                                                         // 11
-    "      - type: ping\n"                                                  // 12
-    "        purpose: A ping.\n"                                            // 13
-    "        source: doc.txt:3\n"                                           // 14
-    "        fields:\n"                                                     // 15
+    "format_version: 1\n"                                                                                     // 1
+    "catalog_version: 1.0.0\n"                                                                                // 2
+    "document: doc.txt\n"                                                                                     // 3
+    "purpose: A test protocol.\n"                                                                             // 4
+    "dialects:\n"                                                                                             // 5
+    "  - name: demo\n"                                                                                        // 6
+    "    purpose: Demo.\n"                                                                                    // 7
+    "    source: doc.txt:1\n"                                                                                 // 8
+    "    frame_shapes:\n"                                                                                     // 9
+    "      - {shape: structured, detection: A JSON object., handling: Dispatched., source: doc.txt:2}\n"      // 10
+    "    events:\n"                                                                                           // 11
+    "      - type: ping\n"                                                                                    // 12
+    "        purpose: A ping.\n"                                                                              // 13
+    "        source: doc.txt:3\n"                                                                             // 14
+    "        fields:\n"                                                                                       // 15
     "          - {key: n, type: integer, required: false, default: 0, purpose: Count., source: doc.txt:3}\n"  // 16
-    "rules:\n"                                                              // 17
-    "  - id: DEMO-PING-FIRST\n"                                             // 18
-    "    severity: must\n"                                                  // 19
-    "    dialects: [demo]\n"                                                // 20
-    "    text: Ping first.\n"                                               // 21
-    "    source: doc.txt:4\n"                                               // 22
-    "    check: {kind: first_frame, types: [ping]}\n"                       // 23
-    "    quote: A ping comes first.\n";                                     // 24
+    "rules:\n"                                                                                                // 17
+    "  - id: DEMO-PING-FIRST\n"                                                                               // 18
+    "    severity: must\n"                                                                                    // 19
+    "    dialects: [demo]\n"                                                                                  // 20
+    "    text: Ping first.\n"                                                                                 // 21
+    "    source: doc.txt:4\n"                                                                                 // 22
+    "    check: {kind: first_frame, types: [ping]}\n"                                                         // 23
+    "    quote: A ping comes first.\n";                                                                       // 24
 
 std::string edited(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -382,9 +394,7 @@ std::vector<std::string> errors_of(const std::string& text) {
   return out;
 }
 
-TEST(catalog_errors, base_catalog_loads) {
-  EXPECT_TRUE(errors_of(base_catalog).empty());
-}
+TEST(catalog_errors, base_catalog_loads) { EXPECT_TRUE(errors_of(base_catalog).empty()); }
 
 struct error_case {
   std::string name;
@@ -409,7 +419,8 @@ std::vector<error_case> error_cases() {
        "demo.yaml:1:17: `format_version` of catalog must be an integer (unquoted)"},
       {"unsupported_format_version", edited(b, "format_version: 1", "format_version: 2"),
        "demo.yaml:1:17: format_version 2 is not supported"},
-      {"must_rule_on_a_decision", edited(b, "    source: doc.txt:4\n", "    source: doc.txt:4\n    decision: demo-reading\n"),
+      {"must_rule_on_a_decision",
+       edited(b, "    source: doc.txt:4\n", "    source: doc.txt:4\n    decision: demo-reading\n"),
        "demo.yaml:19:15: a must rule rests on the document's words: rule `DEMO-PING-FIRST` has basis decision"},
       {"must_rule_without_quote", edited(b, "    quote: A ping comes first.\n", ""),
        "demo.yaml:19:15: a must rule quotes the words it rests on: rule `DEMO-PING-FIRST` has no `quote`"},
@@ -418,7 +429,8 @@ std::vector<error_case> error_cases() {
       {"unknown_basis", edited(b, "    severity: must\n", "    severity: must\n    basis: hunch\n"),
        "demo.yaml:20:12: basis of rule `DEMO-PING-FIRST` must be document or decision, got `hunch`"},
       {"decision_basis_names_a_decision",
-       edited(edited(b, "    severity: must\n", "    severity: should\n    basis: decision\n"), "    quote: A ping comes first.\n", ""),
+       edited(edited(b, "    severity: must\n", "    severity: should\n    basis: decision\n"),
+              "    quote: A ping comes first.\n", ""),
        "demo.yaml:20:12: rule `DEMO-PING-FIRST` rests on a decision but names none"},
       {"bad_semver", edited(b, "catalog_version: 1.0.0", "catalog_version: 1.0"),
        "demo.yaml:2:18: catalog_version `1.0` must be a semantic version"},
@@ -426,14 +438,16 @@ std::vector<error_case> error_cases() {
        edited(b, "rules:\n", "      - {type: ping, purpose: Again., source: doc.txt:3, fields: []}\nrules:\n"),
        "demo.yaml:17:9: duplicate event type `ping` in dialect `demo` (first at line 12)"},
       {"duplicate_field",
-       edited(b, "rules:\n", "          - {key: n, type: string, required: true, purpose: Again., source: doc.txt:3}\nrules:\n"),
+       edited(b, "rules:\n",
+              "          - {key: n, type: string, required: true, purpose: Again., source: doc.txt:3}\nrules:\n"),
        "demo.yaml:17:13: duplicate field `n` in event `ping` (first at line 16)"},
       {"duplicate_yaml_key", edited(b, "    source: doc.txt:1\n", "    source: doc.txt:1\n    purpose: Twice.\n"),
        "demo.yaml:9:5: duplicate key `purpose` in dialect (first at line 7)"},
       {"yaml_syntax", edited(b, "types: [ping]}", "types: [ping]"), "demo.yaml:24:5: malformed YAML: "},
       {"unknown_top_level_key", b + "extra: 1\n", "demo.yaml:25:1: unknown key `extra` in catalog"},
       // A second document would otherwise be ignored without a word (YAML::Load reads the first).
-      {"second_document", b + "---\nextra: 1\n", "demo.yaml:25:1: a second YAML document starts here; a file holds one"},
+      {"second_document", b + "---\nextra: 1\n",
+       "demo.yaml:25:1: a second YAML document starts here; a file holds one"},
       {"unknown_json_type", edited(b, "type: integer", "type: integr"),
        "demo.yaml:16:28: unknown type `integr` of field `n` of event `ping`"},
       {"field_named_type", edited(b, "{key: n,", "{key: type,"),
@@ -466,7 +480,8 @@ std::vector<error_case> error_cases() {
       {"undeclared_field_in_check",
        edited(b, "{kind: first_frame, types: [ping]}", "{kind: field_required, fields: [ping.m]}"),
        "demo.yaml:18:5: rule `DEMO-PING-FIRST` names field `ping.m` not declared in dialect `demo`"},
-      {"profile_of_unknown", edited(b, "rules:\n", "  - {name: p, purpose: P., source: doc.txt:1, profile_of: nope}\nrules:\n"),
+      {"profile_of_unknown",
+       edited(b, "rules:\n", "  - {name: p, purpose: P., source: doc.txt:1, profile_of: nope}\nrules:\n"),
        "demo.yaml:17:5: dialect `p`: profile_of names unknown dialect `nope`"},
       {"profile_with_events",
        edited(b, "rules:\n", "  - {name: p, purpose: P., source: doc.txt:1, profile_of: demo, events: []}\nrules:\n"),
@@ -477,7 +492,8 @@ std::vector<error_case> error_cases() {
               "      - {aspect: a, base: b, profile: c, source: doc.txt:1, no_default: [ping.x]}\nrules:\n"),
        "demo.yaml:22:9: no_default `ping.x` must name a field of `demo` that has a default"},
       {"error_shape_without_prefix",
-       edited(b, "    events:\n", "      - {shape: error, detection: d., handling: h., source: doc.txt:2}\n    events:\n"),
+       edited(b, "    events:\n",
+              "      - {shape: error, detection: d., handling: h., source: doc.txt:2}\n    events:\n"),
        "demo.yaml:11:9: missing required key `prefix` in the error shape"},
       {"empty_file", "", "demo.yaml:1:1: empty catalog"},
       {"not_a_mapping", "- a\n- b\n", "demo.yaml:1:1: catalog must be a mapping"},
@@ -505,8 +521,10 @@ TEST(catalog_errors, duplicates_across_files) {
   const auto r = load_catalogs(sources);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error_text(), HasSubstr("b.yaml:18:5: duplicate rule id `DEMO-PING-FIRST` (first at a.yaml:18:5)"));
-  const catalog_source twice[] = {{"a.yaml", base_catalog}, {"c.yaml", edited(base_catalog, "DEMO-PING-FIRST", "DEMO-OTHER")}};
-  EXPECT_THAT(load_catalogs(twice).error_text(), HasSubstr("c.yaml:6:5: duplicate dialect `demo` (first at a.yaml:6:5)"));
+  const catalog_source twice[] = {{"a.yaml", base_catalog},
+                                  {"c.yaml", edited(base_catalog, "DEMO-PING-FIRST", "DEMO-OTHER")}};
+  EXPECT_THAT(load_catalogs(twice).error_text(),
+              HasSubstr("c.yaml:6:5: duplicate dialect `demo` (first at a.yaml:6:5)"));
 }
 
 TEST(catalog_errors, unreadable_file) {
@@ -548,11 +566,13 @@ TEST(extension, new_event_type_needs_no_code) {
   EXPECT_EQ(dec.decode_event(frame{"[OOPS] jammed"}).text, "jammed");
 
   // Validating: the test catalog's own rules run on its own types.
-  const std::string ok = "data: {\"type\":\"widget_spun\",\"widgetId\":\"w1\"}\n\n"
-                         "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w1\"}\n\n";
+  const std::string ok =
+      "data: {\"type\":\"widget_spun\",\"widgetId\":\"w1\"}\n\n"
+      "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w1\"}\n\n";
   EXPECT_TRUE(validate_stream(d, ok).findings.empty());
-  const auto bad = validate_stream(d, "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w9\"}\n\n"
-                                      "data: {\"type\":\"widget_spun\",\"rpm\":\"fast\"}\n\n");
+  const auto bad = validate_stream(d,
+                                   "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w9\"}\n\n"
+                                   "data: {\"type\":\"widget_spun\",\"rpm\":\"fast\"}\n\n");
   std::multiset<std::string> ids;
   for (const auto& fnd : bad.findings) ids.insert(fnd.rule->id);
   EXPECT_EQ(ids, (std::multiset<std::string>{"GADGET-STOP-AFTER-SPIN", "GADGET-FIELD-REQUIRED", "GADGET-FIELD-TYPE",

@@ -14,9 +14,9 @@
 
 namespace {
 
+using nlohmann::json;
 using sse::dialect::event;
 using sse::dialect::event_kind;
-using nlohmann::json;
 
 const sse::dialect::catalog& builtin() {
   const auto& loaded = sse::dialect::builtin_catalog();
@@ -51,15 +51,21 @@ const std::vector<typed_case>& typed_cases() {
       {"chat", R"({"type":"content","text":"Hello"})", ""},
       {"chat", R"({"type":"thinking","text":"Let me check."})", ""},
       {"chat", R"({"type":"tool_call","id":"c1","name":"search","arguments":{"q":"sse"},"hidden":false})", ""},
-      {"chat", R"({"type":"tool_result","id":"c1","name":"search","content":"3 hits","isError":false,"collapsed":true,"hidden":false})", ""},
+      {"chat",
+       R"({"type":"tool_result","id":"c1","name":"search","content":"3 hits","isError":false,"collapsed":true,"hidden":false})",
+       ""},
       {"chat", R"({"type":"approval_request","id":"c2","name":"rm","arguments":"{\"path\":\"/tmp\"}"})", ""},
       {"chat", R"({"type":"question","toolCallId":"c3","data":{"prompt":"Which file?"}})", ""},
       {"chat", R"({"type":"todo","data":[{"task":"write tests","done":false}]})", ""},
       {"chat", R"({"type":"plan","toolCallId":"c4","data":{"steps":["a","b"]}})", ""},
-      {"chat", R"({"type":"usage","promptTokens":10,"completionTokens":5,"cachedTokens":2,"totalTokens":15,"latencyMs":830})", ""},
+      {"chat",
+       R"({"type":"usage","promptTokens":10,"completionTokens":5,"cachedTokens":2,"totalTokens":15,"latencyMs":830})",
+       ""},
       {"chat", R"({"type":"file_change","path":"src/a.cpp","action":"modified"})", ""},
       {"chat", R"({"type":"checkpoint","id":"cp1","label":"before refactor","fileCount":3})", ""},
-      {"chat", R"({"type":"subagent","id":"sa1","description":"review","stage":"running","tool":"grep","steps":2,"message":"looking"})", ""},
+      {"chat",
+       R"({"type":"subagent","id":"sa1","description":"review","stage":"running","tool":"grep","steps":2,"message":"looking"})",
+       ""},
       {"chat", R"({"type":"search_results","results":[{"title":"t","url":"u"}]})", ""},
       {"chat", R"({"type":"knowledge_results","results":[]})", ""},
       {"chat", R"({"type":"memory_results","results":[{"text":"likes tea"}]})", ""},
@@ -81,23 +87,37 @@ const std::vector<typed_case>& typed_cases() {
       {"agent", R"({"type":"agent_plan","runId":"r1","stepId":"s1","payload":{"steps":["read","write"]}})", ""},
       {"agent", R"({"type":"plan_update","runId":"r1","stepId":"s1","payload":{"done":["read"]}})", ""},
       {"agent", R"({"type":"skill_loaded","runId":"r1","stepId":"s1","payload":{"skill":"pdf"}})", ""},
-      {"agent", R"({"type":"subagent_started","runId":"r1","stepId":"s1","payload":{"name":"critic"},"data":{"task":"review"}})", ""},
-      {"agent", R"({"type":"subagent_completed","runId":"r1","stepId":"s1","payload":{"name":"critic"},"data":{"verdict":"ok"}})", ""},
+      {"agent",
+       R"({"type":"subagent_started","runId":"r1","stepId":"s1","payload":{"name":"critic"},"data":{"task":"review"}})",
+       ""},
+      {"agent",
+       R"({"type":"subagent_completed","runId":"r1","stepId":"s1","payload":{"name":"critic"},"data":{"verdict":"ok"}})",
+       ""},
       {"agent", R"({"type":"step_started","runId":"r1","stepId":"s1"})", ""},
       {"agent", R"({"type":"step_completed","runId":"r1","stepId":"s1"})", ""},
       {"agent", R"({"type":"llm_started","runId":"r1","stepId":"s1","payload":{"model":"m"}})", ""},
       {"agent", R"({"type":"llm_usage","runId":"r1","stepId":"s1","payload":{"inputTokens":5,"outputTokens":7}})", ""},
-      {"agent", R"({"type":"tool_started","runId":"r1","stepId":"s1","payload":{"tool":"search"},"data":{"q":"x"}})", ""},
-      {"agent", R"({"type":"tool_result","runId":"r1","stepId":"s1","payload":{"tool":"search"},"data":{"hits":2}})", ""},
+      {"agent", R"({"type":"tool_started","runId":"r1","stepId":"s1","payload":{"tool":"search"},"data":{"q":"x"}})",
+       ""},
+      {"agent", R"({"type":"tool_result","runId":"r1","stepId":"s1","payload":{"tool":"search"},"data":{"hits":2}})",
+       ""},
       {"agent", R"({"type":"tool_completed","runId":"r1","stepId":"s1","payload":{"tool":"search"},"data":null})", ""},
       {"agent", R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","sequence":4})", ""},
-      {"agent", R"({"type":"resume_patch","runId":"r1","stepId":"s1","payload":{"section":"skills"},"data":{"add":["C++"]}})", ""},
-      {"agent", R"({"type":"resume_update","runId":"r1","stepId":"s1","data":{"name":"A"},"payload":{"resume":{"name":"A"}}})", ""},
-      {"agent", R"({"type":"resume_analysis","runId":"r1","stepId":"s1","payload":{"target":"job"},"data":{"score":0.8}})", ""},
+      {"agent",
+       R"({"type":"resume_patch","runId":"r1","stepId":"s1","payload":{"section":"skills"},"data":{"add":["C++"]}})",
+       ""},
+      {"agent",
+       R"({"type":"resume_update","runId":"r1","stepId":"s1","data":{"name":"A"},"payload":{"resume":{"name":"A"}}})",
+       ""},
+      {"agent",
+       R"({"type":"resume_analysis","runId":"r1","stepId":"s1","payload":{"target":"job"},"data":{"score":0.8}})", ""},
       {"agent", R"({"type":"translation_result","runId":"r1","stepId":"s1","data":{"text":"Bonjour"}})", ""},
       {"agent", R"({"type":"interview_question","runId":"r1","stepId":"s1","payload":{"question":"Why?"}})", ""},
-      {"agent", R"({"type":"critique","runId":"r1","stepId":"s1","payload":{"text":"too long"},"data":{"severity":"minor"}})", ""},
-      {"agent", R"({"type":"suggestion","runId":"r1","stepId":"s1","payload":{"text":"shorten"},"data":{"edits":[]}})", ""},
+      {"agent",
+       R"({"type":"critique","runId":"r1","stepId":"s1","payload":{"text":"too long"},"data":{"severity":"minor"}})",
+       ""},
+      {"agent", R"({"type":"suggestion","runId":"r1","stepId":"s1","payload":{"text":"shorten"},"data":{"edits":[]}})",
+       ""},
       {"agent", R"({"type":"run_completed","runId":"r1","stepId":"s1"})", ""},
       {"agent", R"({"type":"run_failed","runId":"r1","stepId":"s1","error":"model overloaded"})", ""},
       {"agent", R"({"type":"done","runId":"r1"})", ""},
@@ -150,13 +170,17 @@ TEST(decoder, code_profile_decodes_every_chat_type) {
 TEST(decoder, usage_counters_default_to_zero) {
   const event e = decode("chat", R"({"type":"usage"})");
   EXPECT_EQ(e.kind, event_kind::structured);
-  EXPECT_EQ(e.fields, json::parse(R"({"type":"usage","promptTokens":0,"completionTokens":0,"cachedTokens":0,"totalTokens":0,"latencyMs":0})"));
+  EXPECT_EQ(
+      e.fields,
+      json::parse(
+          R"({"type":"usage","promptTokens":0,"completionTokens":0,"cachedTokens":0,"totalTokens":0,"latencyMs":0})"));
   EXPECT_THAT(e.defaulted, ::testing::UnorderedElementsAre("promptTokens", "completionTokens", "cachedTokens",
                                                            "totalTokens", "latencyMs"));
 }
 
 TEST(decoder, each_usage_default_alone) {
-  const std::vector<std::string> counters = {"promptTokens", "completionTokens", "cachedTokens", "totalTokens", "latencyMs"};
+  const std::vector<std::string> counters = {"promptTokens", "completionTokens", "cachedTokens", "totalTokens",
+                                             "latencyMs"};
   for (const auto& missing : counters) {
     SCOPED_TRACE(missing);
     json sent = {{"type", "usage"}};
@@ -182,7 +206,8 @@ TEST(decoder, sent_values_are_kept) {
 // chat:50 "in code sessions latencyMs is computed client-side" (spec/DECISIONS.md, code-latency).
 TEST(decoder, code_latency_has_no_default) {
   const event e = decode("code", R"({"type":"usage","promptTokens":3})");
-  EXPECT_EQ(e.fields, json::parse(R"({"type":"usage","promptTokens":3,"completionTokens":0,"cachedTokens":0,"totalTokens":0})"));
+  EXPECT_EQ(e.fields,
+            json::parse(R"({"type":"usage","promptTokens":3,"completionTokens":0,"cachedTokens":0,"totalTokens":0})"));
   EXPECT_FALSE(e.fields.contains("latencyMs"));
   const event sent = decode("code", R"({"type":"usage","latencyMs":12.5})");
   EXPECT_EQ(sent.fields["latencyMs"], 12.5);
@@ -223,11 +248,22 @@ TEST(decoder, unknown_type_keeps_fields) {
 // is not an object with a string type (spec/DECISIONS.md, json-without-type).
 
 TEST(decoder, plain_text_is_kept_whole) {
-  const std::vector<std::string> frames = {
-      "Hello",        "",          "  spaced out  ", "two\nlines", "42",          "true",
-      "null",         "\"quoted\"", "[1,2]",          "{\"text\":\"hi\"}",        "{\"type\":5}",
-      "{\"type\":null}", "{broken",  "{\"type\":\"content\"} trailing", "\xEF\xBB\xBF{\"type\":\"content\"}",
-      "\t{\"type\":[\"content\"]}"};
+  const std::vector<std::string> frames = {"Hello",
+                                           "",
+                                           "  spaced out  ",
+                                           "two\nlines",
+                                           "42",
+                                           "true",
+                                           "null",
+                                           "\"quoted\"",
+                                           "[1,2]",
+                                           "{\"text\":\"hi\"}",
+                                           "{\"type\":5}",
+                                           "{\"type\":null}",
+                                           "{broken",
+                                           "{\"type\":\"content\"} trailing",
+                                           "\xEF\xBB\xBF{\"type\":\"content\"}",
+                                           "\t{\"type\":[\"content\"]}"};
   for (const std::string name : {"chat", "code", "workflow", "agent"}) {
     for (const auto& f : frames) {
       SCOPED_TRACE(name + " " + f);
@@ -359,7 +395,8 @@ TEST(decoder, json_edge_cases) {
   EXPECT_EQ(decode("chat", nested(1024)).kind, event_kind::structured);
   EXPECT_EQ(decode("chat", nested(1025)).kind, event_kind::plain_text);
   // Numbers keep their spelling class: 3 stays an integer, 3.5 a double.
-  const event n = decode("chat", R"({"type":"checkpoint","id":"c","label":"l","fileCount":3,"x":3.5,"u":18446744073709551615})");
+  const event n =
+      decode("chat", R"({"type":"checkpoint","id":"c","label":"l","fileCount":3,"x":3.5,"u":18446744073709551615})");
   EXPECT_TRUE(n.fields["fileCount"].is_number_integer());
   EXPECT_TRUE(n.fields["x"].is_number_float());
   EXPECT_EQ(n.fields["u"].get<std::uint64_t>(), 18446744073709551615ULL);
@@ -370,8 +407,9 @@ TEST(decoder, json_edge_cases) {
 
 TEST(decoder, view_api) {
   sse::dialect::decoder dec(dialect("agent"));
-  const auto& v = dec.decode({R"({"type":"resume_update","runId":"r1","stepId":"s1","data":{"name":"A","years":3},"payload":{"resume":{"name":"A"}}})",
-                              "message", "7", 42});
+  const auto& v = dec.decode(
+      {R"({"type":"resume_update","runId":"r1","stepId":"s1","data":{"name":"A","years":3},"payload":{"resume":{"name":"A"}}})",
+       "message", "7", 42});
   EXPECT_EQ(v.kind, event_kind::structured);
   ASSERT_NE(v.spec, nullptr);
   EXPECT_EQ(v.spec->type, "resume_update");
@@ -400,10 +438,12 @@ TEST(decoder, view_api) {
 // The JSON form (spec/FORMAT.md section 2).
 
 TEST(decoder, json_form) {
-  EXPECT_EQ(to_json(decode("chat", R"({"type":"usage","promptTokens":12})")).dump(),
-            R"({"kind":"structured","type":"usage","fields":{"cachedTokens":0,"completionTokens":0,"latencyMs":0,"promptTokens":12,"totalTokens":0,"type":"usage"},"raw":"{\"type\":\"usage\",\"promptTokens\":12}"})");
-  EXPECT_EQ(to_json(decode("chat", R"({"type":"brand_new","x":1})")).dump(),
-            R"({"kind":"unknown","type":"brand_new","fields":{"type":"brand_new","x":1},"raw":"{\"type\":\"brand_new\",\"x\":1}"})");
+  EXPECT_EQ(
+      to_json(decode("chat", R"({"type":"usage","promptTokens":12})")).dump(),
+      R"({"kind":"structured","type":"usage","fields":{"cachedTokens":0,"completionTokens":0,"latencyMs":0,"promptTokens":12,"totalTokens":0,"type":"usage"},"raw":"{\"type\":\"usage\",\"promptTokens\":12}"})");
+  EXPECT_EQ(
+      to_json(decode("chat", R"({"type":"brand_new","x":1})")).dump(),
+      R"({"kind":"unknown","type":"brand_new","fields":{"type":"brand_new","x":1},"raw":"{\"type\":\"brand_new\",\"x\":1}"})");
   EXPECT_EQ(to_json(decode("chat", "Hello")).dump(), R"({"kind":"plain_text","text":"Hello","raw":"Hello"})");
   EXPECT_EQ(to_json(decode("chat", "[ERROR] Rate limited")).dump(),
             R"({"kind":"error","text":"Rate limited","raw":"[ERROR] Rate limited"})");
@@ -419,18 +459,18 @@ TEST(decoder, json_form_round_trip) {
   }
   // Fields compare as JSON values: 1 and 1.0 are equal.
   auto a = sse::dialect::event_from_json(json::parse(R"({"kind":"structured","type":"t","fields":{"n":1},"raw":"r"})"));
-  auto b = sse::dialect::event_from_json(json::parse(R"({"kind":"structured","type":"t","fields":{"n":1.0},"raw":"r"})"));
+  auto b =
+      sse::dialect::event_from_json(json::parse(R"({"kind":"structured","type":"t","fields":{"n":1.0},"raw":"r"})"));
   ASSERT_TRUE(a && b);
   EXPECT_EQ(*a, *b);
 }
 
 TEST(decoder, json_form_rejects_malformed) {
-  for (const std::string j : {R"([])", R"({"raw":"x"})", R"({"kind":"nope","raw":"x"})",
-                              R"({"kind":"plain_text","raw":"x"})", R"({"kind":"plain_text","text":"x"})",
-                              R"({"kind":"plain_text","text":"x","raw":"x","type":"t"})",
-                              R"({"kind":"structured","type":"t","raw":"r"})",
-                              R"({"kind":"structured","type":"t","fields":[],"raw":"r"})",
-                              R"({"kind":"error","text":1,"raw":"r"})"}) {
+  for (const std::string j :
+       {R"([])", R"({"raw":"x"})", R"({"kind":"nope","raw":"x"})", R"({"kind":"plain_text","raw":"x"})",
+        R"({"kind":"plain_text","text":"x"})", R"({"kind":"plain_text","text":"x","raw":"x","type":"t"})",
+        R"({"kind":"structured","type":"t","raw":"r"})", R"({"kind":"structured","type":"t","fields":[],"raw":"r"})",
+        R"({"kind":"error","text":1,"raw":"r"})"}) {
     std::string why;
     EXPECT_FALSE(sse::dialect::event_from_json(json::parse(j), &why)) << j;
     EXPECT_FALSE(why.empty()) << j;
@@ -460,10 +500,12 @@ TEST(decoder, stream_under_every_chunking) {
   EXPECT_EQ(whole.events[4].kind, event_kind::unknown);
 
   const auto by_bytes = sse::chunking::bytes(stream);
-  EXPECT_EQ(sse::dialect::decode_stream(dialect("chat"), std::span<const std::string_view>(by_bytes)).events, whole.events);
+  EXPECT_EQ(sse::dialect::decode_stream(dialect("chat"), std::span<const std::string_view>(by_bytes)).events,
+            whole.events);
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const auto pieces = sse::chunking::random(stream, seed);
-    EXPECT_EQ(sse::dialect::decode_stream(dialect("chat"), std::span<const std::string_view>(pieces)).events, whole.events)
+    EXPECT_EQ(sse::dialect::decode_stream(dialect("chat"), std::span<const std::string_view>(pieces)).events,
+              whole.events)
         << "seed " << seed;
   }
 }
@@ -473,7 +515,8 @@ TEST(decoder, views_are_replaced_by_the_next_decode) {
   sse::dialect::decoder dec(dialect("agent"));
   std::vector<event> kept;
   for (int i = 0; i < 100; ++i) {
-    const std::string f = R"({"type":"message_chunk","content":"t)" + std::to_string(i) + R"(","runId":"r","stepId":"s"})";
+    const std::string f =
+        R"({"type":"message_chunk","content":"t)" + std::to_string(i) + R"(","runId":"r","stepId":"s"})";
     kept.push_back(dec.decode_event({f}));
   }
   for (int i = 0; i < 100; ++i) EXPECT_EQ(kept[static_cast<std::size_t>(i)].fields["content"], "t" + std::to_string(i));

@@ -61,7 +61,8 @@ const std::string workflow_ok = joined({
 
 // agent: a full run with a step, a tool call, a subagent, as agent:12-16 show.
 std::string agent(std::initializer_list<std::string> middle, std::string_view end = R"({"type":"done","runId":"r1"})") {
-  std::string out = f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1","stepId":"s1"})");
+  std::string out =
+      f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1","stepId":"s1"})");
   for (const auto& m : middle) out += m;
   out += f(R"({"type":"step_completed","runId":"r1","stepId":"s1"})");
   out += f(R"({"type":"run_completed","runId":"r1","stepId":"s1"})");
@@ -82,10 +83,10 @@ const std::string agent_ok = agent({
 struct rule_case {
   std::string rule;
   std::string dialect;
-  std::string keeps;                 // a conforming stream that exercises the rule
-  std::string breaks;                // breaks `rule` and exactly the rules in `also`
+  std::string keeps;   // a conforming stream that exercises the rule
+  std::string breaks;  // breaks `rule` and exactly the rules in `also`
   std::vector<std::string> also = {};
-  std::optional<std::string> keeps_content_type = {};   // the HTTP header, where the rule needs one
+  std::optional<std::string> keeps_content_type = {};  // the HTTP header, where the rule needs one
   std::optional<std::string> breaks_content_type = {};
 };
 
@@ -101,7 +102,8 @@ std::vector<rule_case> rule_cases() {
       {"CHAT-TYPE-STRING", "chat", chat_ok, chat_ok + f(R"({"text":"no type"})")},
       {"CHAT-TYPE-KNOWN", "chat", chat_ok, chat_ok + f(R"({"type":"brand_new","x":1})")},
       {"CHAT-FIELD-REQUIRED", "chat", chat_ok, chat_ok + f(R"({"type":"file_change","path":"a.cpp"})")},
-      {"CHAT-FIELD-TYPE", "chat", chat_ok, chat_ok + f(R"({"type":"checkpoint","id":"k","label":"l","fileCount":"3"})")},
+      {"CHAT-FIELD-TYPE", "chat", chat_ok,
+       chat_ok + f(R"({"type":"checkpoint","id":"k","label":"l","fileCount":"3"})")},
       {"CHAT-KEY-CASING", "chat", chat_ok,
        chat_ok + f(R"({"type":"tool_result","id":"c1","name":"search","content":"x","is_error":true})")},
       {"CHAT-FIELD-UNDECLARED", "chat", chat_ok, chat_ok + f(R"({"type":"content","text":"a","color":"red"})")},
@@ -110,22 +112,27 @@ std::vector<rule_case> rule_cases() {
       {"CHAT-QUESTION-TOOLCALLID", "chat", chat_ok, chat_ok + f(R"({"type":"question","data":{"prompt":"?"}})")},
       {"CHAT-APPROVAL-QUESTION-DISTINCT", "chat", chat_ok,
        chat_ok + f(R"({"type":"approval_request","id":"c3","toolCallId":"c1","name":"rm","arguments":{}})")},
-      {"CHAT-TOOL-RESULT-REFERS", "chat", chat_ok, chat_ok + f(R"({"type":"tool_result","id":"c9","name":"x","content":""})")},
+      {"CHAT-TOOL-RESULT-REFERS", "chat", chat_ok,
+       chat_ok + f(R"({"type":"tool_result","id":"c9","name":"x","content":""})")},
       {"CHAT-TOOLCALLID-REFERS", "chat", chat_ok, chat_ok + f(R"({"type":"plan","toolCallId":"c9","data":{}})")},
       {"CHAT-TOOL-CALL-ID-UNIQUE", "chat", chat_ok,
        chat_ok + f(R"({"type":"tool_call","id":"c1","name":"search","arguments":{}})")},
       {"CHAT-NO-DONE-FRAME", "chat", chat_ok, chat_ok + f(R"({"type":"done"})")},
       {"WORKFLOW-RUN-STARTED-FIRST", "workflow", workflow_ok,
        f(R"({"type":"node_started","runId":"w1","nodeId":"n0"})") + workflow_ok},
-      {"WORKFLOW-RUN-END-LAST", "workflow", workflow_ok, workflow_ok + f(R"({"type":"node_started","runId":"w1","nodeId":"n3"})")},
+      {"WORKFLOW-RUN-END-LAST", "workflow", workflow_ok,
+       workflow_ok + f(R"({"type":"node_started","runId":"w1","nodeId":"n3"})")},
       {"WORKFLOW-NODE-PAIR", "workflow", workflow_ok,
        f(R"({"type":"run_started","runId":"w1"})") + f(R"({"type":"node_completed","runId":"w1","nodeId":"n7"})")},
       {"WORKFLOW-RUNID-CONSTANT", "workflow", workflow_ok,
        f(R"({"type":"run_started","runId":"w1"})") + f(R"({"type":"run_completed","runId":"w2"})")},
       // --- agent ------------------------------------------------------------------
       {"AGENT-CONTENT-TYPE", "agent", agent_ok, agent_ok, {}, "Text/Event-Stream", "application/json"},
-      {"AGENT-UTF8", "agent", agent_ok, agent({f("{\"type\":\"message_chunk\",\"content\":\"caf\xC3\",\"runId\":\"r1\",\"stepId\":\"s1\"}")})},
-      {"AGENT-FRAME-TERMINATED", "agent", agent_ok, agent_ok + R"(data: {"type":"message_chunk","content":"late")" "\n"},
+      {"AGENT-UTF8", "agent", agent_ok,
+       agent({f("{\"type\":\"message_chunk\",\"content\":\"caf\xC3\",\"runId\":\"r1\",\"stepId\":\"s1\"}")})},
+      {"AGENT-FRAME-TERMINATED", "agent", agent_ok,
+       agent_ok + R"(data: {"type":"message_chunk","content":"late")"
+                  "\n"},
       {"AGENT-FRAME-LF", "agent", agent_ok,
        agent({"data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\r\n\r\n"})},
       {"AGENT-FRAME-ONE-LINE", "agent", agent_ok,
@@ -136,20 +143,24 @@ std::vector<rule_case> rule_cases() {
       {"AGENT-FRAME-JSON", "agent", agent_ok, agent({f("Hello")})},
       {"AGENT-TYPE-KNOWN", "agent", agent_ok, agent({f(R"({"type":"brand_new","runId":"r1","stepId":"s1"})")})},
       {"AGENT-FIELD-REQUIRED", "agent", agent_ok, agent({f(R"({"type":"message_chunk","runId":"r1","stepId":"s1"})")})},
-      {"AGENT-FIELD-TYPE", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":42,"runId":"r1","stepId":"s1"})")})},
+      {"AGENT-FIELD-TYPE", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":42,"runId":"r1","stepId":"s1"})")})},
       {"AGENT-KEY-CASING", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","step_id":"s1"})")})},
       {"AGENT-FIELD-UNDECLARED", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","role":"assistant"})")})},
       {"AGENT-JSON-UNIQUE-KEYS", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"H","content":"Hi","runId":"r1","stepId":"s1"})")})},
-      {"AGENT-RUNID-PRESENT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","stepId":"s1"})")})},
-      {"AGENT-STEPID-PRESENT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1"})")})},
+      {"AGENT-RUNID-PRESENT", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"Hi","stepId":"s1"})")})},
+      {"AGENT-STEPID-PRESENT", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1"})")})},
       {"AGENT-STEP-STEPID", "agent", agent_ok,
        f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1"})") +
            f(R"({"type":"step_completed","runId":"r1"})") + f(R"({"type":"done","runId":"r1"})")},
       {"AGENT-DONE-RUNID", "agent", agent_ok, agent({}, R"({"type":"done"})")},
-      {"AGENT-RUNID-CONSTANT", "agent", agent_ok, agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r2","stepId":"s1"})")})},
+      {"AGENT-RUNID-CONSTANT", "agent", agent_ok,
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r2","stepId":"s1"})")})},
       {"AGENT-SEQUENCE-INCREASING", "agent",
        agent({f(R"({"type":"message_chunk","content":"a","runId":"r1","stepId":"s1","sequence":1})"), chunk,
               f(R"({"type":"message_chunk","content":"b","runId":"r1","stepId":"s1","sequence":5})")}),
@@ -157,22 +168,29 @@ std::vector<rule_case> rule_cases() {
               f(R"({"type":"message_chunk","content":"b","runId":"r1","stepId":"s1","sequence":2})")})},
       {"AGENT-STEP-PAIR", "agent", agent_ok, agent({f(R"({"type":"step_completed","runId":"r1","stepId":"s9"})")})},
       {"AGENT-STEP-CLOSED", "agent", agent_ok, agent({f(R"({"type":"step_started","runId":"r1","stepId":"s2"})")})},
-      {"AGENT-TOOL-PAIR", "agent", agent_ok, agent({f(R"({"type":"tool_result","runId":"r1","stepId":"s1","data":{}})")})},
+      {"AGENT-TOOL-PAIR", "agent", agent_ok,
+       agent({f(R"({"type":"tool_result","runId":"r1","stepId":"s1","data":{}})")})},
       {"AGENT-TOOL-CLOSED", "agent", agent_ok, agent({f(R"({"type":"tool_started","runId":"r1","stepId":"s1"})")})},
-      {"AGENT-SUBAGENT-PAIR", "agent", agent_ok, agent({f(R"({"type":"subagent_completed","runId":"r1","stepId":"s1"})")})},
-      {"AGENT-SUBAGENT-CLOSED", "agent", agent_ok, agent({f(R"({"type":"subagent_started","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-SUBAGENT-PAIR", "agent", agent_ok,
+       agent({f(R"({"type":"subagent_completed","runId":"r1","stepId":"s1"})")})},
+      {"AGENT-SUBAGENT-CLOSED", "agent", agent_ok,
+       agent({f(R"({"type":"subagent_started","runId":"r1","stepId":"s1"})")})},
       {"AGENT-RUN-STARTED-FIRST", "agent", agent_ok,
-       f(R"({"type":"step_started","runId":"r1","stepId":"s1"})") + f(R"({"type":"step_completed","runId":"r1","stepId":"s1"})") +
-           f(R"({"type":"done","runId":"r1"})")},
-      {"AGENT-RUN-END-ONCE", "agent", agent_ok,
-       agent({f(R"({"type":"run_failed","runId":"r1","stepId":"s1","error":"x"})")}), {"AGENT-RUN-END-THEN-DONE"}},
-      {"AGENT-RUN-END-THEN-DONE", "agent", agent_ok,
-       agent({}, "") + chunk + f(R"({"type":"done","runId":"r1"})")},
+       f(R"({"type":"step_started","runId":"r1","stepId":"s1"})") +
+           f(R"({"type":"step_completed","runId":"r1","stepId":"s1"})") + f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-RUN-END-ONCE",
+       "agent",
+       agent_ok,
+       agent({f(R"({"type":"run_failed","runId":"r1","stepId":"s1","error":"x"})")}),
+       {"AGENT-RUN-END-THEN-DONE"}},
+      {"AGENT-RUN-END-THEN-DONE", "agent", agent_ok, agent({}, "") + chunk + f(R"({"type":"done","runId":"r1"})")},
       {"AGENT-ERROR-THEN-DONE", "agent",
        f(R"({"type":"run_started","runId":"r1"})") +
            f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") + f(R"({"type":"done","runId":"r1"})"),
-       f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") +
-           f(R"({"type":"message_chunk","content":"more","runId":"r1","stepId":"s1"})") + f(R"({"type":"done","runId":"r1"})")},
+       f(R"({"type":"run_started","runId":"r1"})") +
+           f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") +
+           f(R"({"type":"message_chunk","content":"more","runId":"r1","stepId":"s1"})") +
+           f(R"({"type":"done","runId":"r1"})")},
       {"AGENT-DONE-LAST", "agent", agent_ok, agent_ok + chunk, {"AGENT-RUN-END-THEN-DONE"}},
       {"AGENT-DONE-ONCE", "agent", agent_ok, agent_ok + f(R"({"type":"done","runId":"r1"})"), {"AGENT-DONE-LAST"}},
   };
@@ -207,9 +225,11 @@ TEST_P(producer_rule, stream_that_breaks_it_is_reported) {
   EXPECT_EQ(rules_broken(report), expected) << describe(report);
   const auto* rule = sse::dialect::builtin_catalog().value->rule(c.rule);
   ASSERT_NE(rule, nullptr);
-  EXPECT_EQ(report.conforming(), rule->level == sse::dialect::severity::should && std::all_of(c.also.begin(), c.also.end(), [](const std::string& id) {
-    return sse::dialect::builtin_catalog().value->rule(id)->level == sse::dialect::severity::should;
-  }));
+  EXPECT_EQ(report.conforming(), rule->level == sse::dialect::severity::should &&
+                                     std::all_of(c.also.begin(), c.also.end(), [](const std::string& id) {
+                                       return sse::dialect::builtin_catalog().value->rule(id)->level ==
+                                              sse::dialect::severity::should;
+                                     }));
   for (const auto& fnd : report.findings) {
     EXPECT_FALSE(fnd.expected.empty());
     EXPECT_FALSE(fnd.seen.empty());
@@ -243,7 +263,8 @@ TEST(validator, code_profile_runs_the_chat_rules) {
     EXPECT_TRUE(applies) << c.rule;
     const auto report = sse::dialect::validate_stream(dialect("code"), c.breaks, {}, c.breaks_content_type);
     EXPECT_TRUE(rules_broken(report).contains(c.rule)) << c.rule;
-    EXPECT_TRUE(sse::dialect::validate_stream(dialect("code"), c.keeps, {}, c.keeps_content_type).findings.empty()) << c.rule;
+    EXPECT_TRUE(sse::dialect::validate_stream(dialect("code"), c.keeps, {}, c.keeps_content_type).findings.empty())
+        << c.rule;
   }
 }
 
@@ -309,15 +330,17 @@ TEST(validator, comments_after_done_are_fine) {
 TEST(validator, question_with_id_instead_of_tool_call_id) {
   const auto report =
       sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"question","id":"c1","data":{}})"));
-  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"CHAT-APPROVAL-QUESTION-DISTINCT", "CHAT-QUESTION-TOOLCALLID"}))
+  EXPECT_EQ(rules_broken(report),
+            (std::set<std::string>{"CHAT-APPROVAL-QUESTION-DISTINCT", "CHAT-QUESTION-TOOLCALLID"}))
       << describe(report);
 }
 
 // Unknown agent types still carry the envelope (spec/DECISIONS.md, unknown-types).
 TEST(validator, unknown_agent_type_keeps_envelope_rules) {
-  const auto report = sse::dialect::validate_stream(dialect("agent"), agent({f(R"({"type":"brand_new","RunId":"r1"})")}));
-  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"AGENT-TYPE-KNOWN", "AGENT-RUNID-PRESENT", "AGENT-STEPID-PRESENT",
-                                                         "AGENT-KEY-CASING"}))
+  const auto report =
+      sse::dialect::validate_stream(dialect("agent"), agent({f(R"({"type":"brand_new","RunId":"r1"})")}));
+  EXPECT_EQ(rules_broken(report), (std::set<std::string>{"AGENT-TYPE-KNOWN", "AGENT-RUNID-PRESENT",
+                                                         "AGENT-STEPID-PRESENT", "AGENT-KEY-CASING"}))
       << describe(report);
 }
 
@@ -337,7 +360,8 @@ TEST(validator, finding_json_form) {
   const auto j = to_json(report.findings.front());
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "basis", "grounds", "frame", "offset", "expected", "seen", "text"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "basis", "grounds", "frame", "offset", "expected",
+                                            "seen", "text"}));
 }
 
 // block_at: the frame's lines through the blank line, whatever the line ends.

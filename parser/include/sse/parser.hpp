@@ -139,7 +139,7 @@ class parser {
   }
 
   void report(diag code, std::uint64_t at, std::string_view detail) {
-    if constexpr (requires(Visitor& v, const diagnostic& d) { v.on_diagnostic(d); }) {
+    if constexpr (requires(Visitor & v, const diagnostic& d) { v.on_diagnostic(d); }) {
       visitor_->on_diagnostic(diagnostic{code, at, detail});
     }
   }
@@ -165,7 +165,7 @@ class parser {
   std::string line_;  // the unterminated line carried over from earlier chunks
   std::uint64_t line_offset_ = 0;
   std::size_t line_ascii_prefix_ = 0;  // leading bytes of line_ known to be ASCII
-  bool skip_lf_ = false;  // the previous chunk ended in CR: a leading LF belongs to it
+  bool skip_lf_ = false;               // the previous chunk ended in CR: a leading LF belongs to it
   std::uint8_t bom_matched_ = 0;
   bool bom_done_ = false;
 

@@ -26,13 +26,13 @@ struct recorded_diagnostic {
 /// The full observable outcome of parsing one stream.
 struct recording {
   std::vector<event> events;
-  std::vector<std::uint64_t> retries;          ///< Every valid retry, in order.
-  std::vector<std::string> comments;           ///< Every comment's text, in order.
+  std::vector<std::uint64_t> retries;  ///< Every valid retry, in order.
+  std::vector<std::string> comments;   ///< Every comment's text, in order.
   std::vector<recorded_diagnostic> diagnostics;
-  std::optional<std::uint64_t> retry;          ///< The reconnection time at the end.
-  std::string last_event_id;                   ///< The last event ID string at the end.
-  errc status = errc::ok;                      ///< ok or the fatal code.
-  std::uint64_t error_offset = 0;              ///< Where the fatal code struck.
+  std::optional<std::uint64_t> retry;  ///< The reconnection time at the end.
+  std::string last_event_id;           ///< The last event ID string at the end.
+  errc status = errc::ok;              ///< ok or the fatal code.
+  std::uint64_t error_offset = 0;      ///< Where the fatal code struck.
   friend bool operator==(const recording&, const recording&) = default;
 };
 

@@ -34,8 +34,9 @@ std::string to_string(const std::vector<error>& errors);
 template <class T>
 class [[nodiscard]] result {
  public:
-  result(T value) : state_(std::in_place_index<0>, std::move(value)) {}                  // NOLINT(google-explicit-constructor)
-  result(ssec::error failure) : state_(std::in_place_index<1>, std::move(failure)) {}  // NOLINT(google-explicit-constructor)
+  result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  result(ssec::error failure)
+      : state_(std::in_place_index<1>, std::move(failure)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }

@@ -4,8 +4,8 @@
 // sse::utf8, the parser's one definition.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,9 +18,11 @@ namespace ssec {
 /// bytes there are not one.
 inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto lead = static_cast<unsigned char>(s[i]);
-  const std::size_t n = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
-                        : lead >= 0xF0 && lead <= 0xF4                  ? 4
-                                                                        : 0;
+  const std::size_t n = lead < 0x80                    ? 1
+                        : lead >= 0xC2 && lead <= 0xDF ? 2
+                        : lead >= 0xE0 && lead <= 0xEF ? 3
+                        : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                       : 0;
   if (n == 0 || i + n > s.size() || !sse::utf8::is_valid(s.substr(i, n))) return 0;
   return n;
 }

@@ -100,12 +100,14 @@ int main(int argc, char** argv) {
     std::function<std::uint64_t()> pass;
   };
   const std::vector<variant> variants = {
-      {"wire only", [&] {
+      {"wire only",
+       [&] {
          wire_only v;
          feed(v, stream, chunk);
          return v.events;
        }},
-      {"agent: decode (views, simdjson)", [&] {
+      {"agent: decode (views, simdjson)",
+       [&] {
          std::uint64_t n = 0;
          auto cb = [&](const sse::dialect::event_view& ev, const sse::event_view&) {
            n += ev.kind == sse::dialect::event_kind::structured;
@@ -115,7 +117,8 @@ int main(int argc, char** argv) {
          feed(v, stream, chunk);
          return n;
        }},
-      {"chat: decode (views, simdjson)", [&] {
+      {"chat: decode (views, simdjson)",
+       [&] {
          std::uint64_t n = 0;
          auto cb = [&](const sse::dialect::event_view& ev, const sse::event_view&) {
            n += ev.fields.size() > 0;
@@ -125,7 +128,8 @@ int main(int argc, char** argv) {
          feed(v, stream, chunk);
          return n;
        }},
-      {"agent: decode + owned event (nlohmann fields)", [&] {
+      {"agent: decode + owned event (nlohmann fields)",
+       [&] {
          std::uint64_t n = 0;
          auto cb = [&](const sse::dialect::event_view& ev, const sse::event_view&) {
            n += sse::dialect::to_event(ev).fields.size() > 0;
@@ -135,7 +139,8 @@ int main(int argc, char** argv) {
          feed(v, stream, chunk);
          return n;
        }},
-      {"agent: nlohmann_json::parse per frame (alternative)", [&] {
+      {"agent: nlohmann_json::parse per frame (alternative)",
+       [&] {
          struct parse_each {
            std::uint64_t n = 0;
            sse::action on_event(const sse::event_view& e) {
@@ -147,7 +152,8 @@ int main(int argc, char** argv) {
          feed(v, stream, chunk);
          return v.n;
        }},
-      {"agent: validate (decode + every producer rule)", [&] {
+      {"agent: validate (decode + every producer rule)",
+       [&] {
          const auto report = sse::dialect::validate_stream(agent, stream);
          return static_cast<std::uint64_t>(report.frames + report.findings.size());
        }},

@@ -30,7 +30,8 @@ struct counting_visitor {
     ++events;
     data_bytes += e.data.size();
     if (dialect != nullptr) {
-      structured += dialect->decode({e.data, e.type, e.last_event_id, e.offset}).kind == sse::dialect::event_kind::structured;
+      structured +=
+          dialect->decode({e.data, e.type, e.last_event_id, e.offset}).kind == sse::dialect::event_kind::structured;
     }
     return sse::action::proceed;
   }
@@ -62,7 +63,8 @@ double rounded(double value, int decimals) {
   return std::round(value * scale) / scale;
 }
 
-parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits, sse::dialect::decoder* dialect) {
+parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits,
+                     sse::dialect::decoder* dialect) {
   counting_visitor counter;
   counter.dialect = dialect;
   sse::parser<counting_visitor> parser(counter, limits);

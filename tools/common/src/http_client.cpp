@@ -31,10 +31,12 @@ std::size_t on_header(char* buffer, std::size_t size, std::size_t n, void* user)
     t.result->headers.clear();  // a new response (after 100-continue or a redirect)
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
     std::string name(line.substr(0, colon));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) value.remove_suffix(1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
+      value.remove_suffix(1);
     t.result->headers[name] = std::string(value);
   }
   return size * n;

@@ -176,7 +176,8 @@ bool response::write(std::string_view bytes) {
 }
 
 bool response::send(int status, std::string_view content_type, std::string_view body) {
-  return start(status, {{"Content-Type", std::string(content_type)}, {"Content-Length", std::to_string(body.size())}}) &&
+  return start(status,
+               {{"Content-Type", std::string(content_type)}, {"Content-Length", std::to_string(body.size())}}) &&
          write(body);
 }
 

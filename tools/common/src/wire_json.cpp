@@ -16,7 +16,10 @@ result<sse::event> wire_event_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return fail("an event must be a JSON object");
   sse::event e;
   for (const auto& [key, value] : j.items()) {
-    std::string* slot = key == "type" ? &e.type : key == "data" ? &e.data : key == "lastEventId" ? &e.last_event_id : nullptr;
+    std::string* slot = key == "type"          ? &e.type
+                        : key == "data"        ? &e.data
+                        : key == "lastEventId" ? &e.last_event_id
+                                               : nullptr;
     if (!slot) return fail("unexpected member \"" + key + "\" in an event");
     if (!value.is_string()) return fail("member \"" + key + "\" must be a string");
     *slot = value.get<std::string>();

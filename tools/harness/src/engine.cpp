@@ -95,7 +95,8 @@ result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds 
     const std::string tail = proc.stderr_tail();
     return error{reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail)};
   };
-  const exchange ex = proc.exchange_line(dump_line(json{{"op", "hello"}, {"protocol", adapter_protocol_version}}), timeout);
+  const exchange ex =
+      proc.exchange_line(dump_line(json{{"op", "hello"}, {"protocol", adapter_protocol_version}}), timeout);
   switch (ex.status) {
     case exchange_status::ok: break;
     case exchange_status::timeout: return fail("the adapter did not answer hello: " + ex.detail);
@@ -104,11 +105,14 @@ result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds 
     case exchange_status::not_running: return fail("the adapter could not be started: " + ex.detail);
   }
   const json j = json::parse(ex.line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return fail("the adapter's hello answer is not a JSON object: " + ex.line.substr(0, 200));
+  if (j.is_discarded() || !j.is_object())
+    return fail("the adapter's hello answer is not a JSON object: " + ex.line.substr(0, 200));
   if (j.contains("error")) return fail("the adapter refused hello: " + j["error"].dump());
-  if (j.value("op", json()) != "hello") return fail("the adapter's hello answer has no \"op\":\"hello\": " + ex.line.substr(0, 200));
+  if (j.value("op", json()) != "hello")
+    return fail("the adapter's hello answer has no \"op\":\"hello\": " + ex.line.substr(0, 200));
   if (j.value("protocol", json()) != adapter_protocol_version) {
-    return fail("the adapter speaks protocol " + j.value("protocol", json()).dump() + ", not " + std::to_string(adapter_protocol_version));
+    return fail("the adapter speaks protocol " + j.value("protocol", json()).dump() + ", not " +
+                std::to_string(adapter_protocol_version));
   }
   adapter_info info;
   if (!j.contains("name") || !j["name"].is_string()) return fail("the adapter's hello has no string \"name\"");
@@ -140,7 +144,8 @@ std::chrono::milliseconds time_budget::for_request(std::size_t request_bytes, st
   return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(ms)));
 }
 
-std::string parse_request_line(std::string_view id, std::string_view layer, const std::vector<std::string_view>& chunks) {
+std::string parse_request_line(std::string_view id, std::string_view layer,
+                               const std::vector<std::string_view>& chunks) {
   // Base64 text needs no JSON escaping; the id and layer go through the JSON library.
   std::size_t size = 64 + id.size() * 2 + layer.size() * 2;
   for (const auto c : chunks) size += (c.size() + 2) / 3 * 4 + 3;
@@ -199,10 +204,11 @@ struct worker_adapter {
 // "budget 102887 ms = 5000 ms base + 28.00 MiB x 500 ms + 4194.312 thousand chunks x 20 ms".
 std::string describe_budget(const time_budget& b, std::size_t request_bytes, std::size_t chunks) {
   char text[200];
-  std::snprintf(text, sizeof text, "budget %lld ms = %lld ms base + %.2f MiB x %lld ms + %.3f thousand chunks x %lld ms",
-                static_cast<long long>(b.for_request(request_bytes, chunks).count()), static_cast<long long>(b.base.count()),
-                static_cast<double>(request_bytes) / (1024.0 * 1024.0), static_cast<long long>(b.per_mib.count()),
-                static_cast<double>(chunks) / 1000.0, static_cast<long long>(b.per_kchunk.count()));
+  std::snprintf(
+      text, sizeof text, "budget %lld ms = %lld ms base + %.2f MiB x %lld ms + %.3f thousand chunks x %lld ms",
+      static_cast<long long>(b.for_request(request_bytes, chunks).count()), static_cast<long long>(b.base.count()),
+      static_cast<double>(request_bytes) / (1024.0 * 1024.0), static_cast<long long>(b.per_mib.count()),
+      static_cast<double>(chunks) / 1000.0, static_cast<long long>(b.per_kchunk.count()));
   return text;
 }
 
@@ -315,7 +321,8 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
                      const progress_callback& progress) {
   const auto started = steady::now();
   run_result result;
-  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(cases.size(), 1))));
+  const unsigned jobs =
+      std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(cases.size(), 1))));
   std::vector<std::unique_ptr<worker_adapter>> adapters;
   adapters.push_back(std::make_unique<worker_adapter>(options));
   const auto info = say_hello(adapters.front()->proc, options.hello_timeout);

@@ -128,7 +128,11 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   }
   const auto table = [&](const std::string& title, const std::map<std::string, counts>& rows) {
     out << std::left << std::setw(36) << title;
-    for (const outcome oc : all_outcomes()) out << std::right << std::setw(8) << (oc == outcome::informational ? "info" : oc == outcome::non_strict ? "non-str" : std::string(to_string(oc)));
+    for (const outcome oc : all_outcomes())
+      out << std::right << std::setw(8)
+          << (oc == outcome::informational ? "info"
+              : oc == outcome::non_strict  ? "non-str"
+                                           : std::string(to_string(oc)));
     out << "\n";
     for (const auto& [name, n] : rows) {
       out << std::left << std::setw(36) << name;
@@ -203,22 +207,16 @@ ordered to_json_report(const run_result& r, const run_options& o) {
     e["seconds"] = c.seconds;
     if (c.failure) {
       const auto& f = *c.failure;
-      e["failure"] = ordered{{"chunking", f.chunking},
-                             {"chunk_count", f.chunk_count},
-                             {"input", f.input},
-                             {"expected", f.expected},
-                             {"received", f.received},
-                             {"first_difference", f.first_difference},
-                             {"stderr_tail", f.stderr_tail},
-                             {"reproduce", f.reproduce}};
+      e["failure"] = ordered{
+          {"chunking", f.chunking},       {"chunk_count", f.chunk_count}, {"input", f.input},
+          {"expected", f.expected},       {"received", f.received},       {"first_difference", f.first_difference},
+          {"stderr_tail", f.stderr_tail}, {"reproduce", f.reproduce}};
       if (f.budget) {
         const auto& b = *f.budget;
-        e["failure"]["budget"] = ordered{{"total_ms", b.total.count()},
-                                         {"base_ms", b.of.base.count()},
-                                         {"per_mib_ms", b.of.per_mib.count()},
-                                         {"per_kchunk_ms", b.of.per_kchunk.count()},
-                                         {"request_bytes", b.request_bytes},
-                                         {"chunks", b.chunks}};
+        e["failure"]["budget"] =
+            ordered{{"total_ms", b.total.count()},        {"base_ms", b.of.base.count()},
+                    {"per_mib_ms", b.of.per_mib.count()}, {"per_kchunk_ms", b.of.per_kchunk.count()},
+                    {"request_bytes", b.request_bytes},   {"chunks", b.chunks}};
       }
     }
     cases.push_back(std::move(e));
@@ -250,9 +248,12 @@ std::string to_junit(const run_result& r, const run_options& o) {
     skipped += is_skipped(c);
   }
   junit::document doc;
-  doc.attributes = {{"name", "sse-conform " + r.adapter.name},      {"tests", number(r.cases.size())},
-                    {"failures", number(failures)},                  {"errors", number(errors)},
-                    {"skipped", number(skipped)},                    {"time", number(r.seconds)}};
+  doc.attributes = {{"name", "sse-conform " + r.adapter.name},
+                    {"tests", number(r.cases.size())},
+                    {"failures", number(failures)},
+                    {"errors", number(errors)},
+                    {"skipped", number(skipped)},
+                    {"time", number(r.seconds)}};
   for (const auto& [layer, list] : suites) {
     std::size_t f = 0, e = 0, s = 0;
     double t = 0;
@@ -263,8 +264,8 @@ std::string to_junit(const run_result& r, const run_options& o) {
       t += c->seconds;
     }
     junit::testsuite suite;
-    suite.attributes = {{"name", layer},   {"tests", number(list.size())}, {"failures", number(f)},
-                        {"errors", number(e)}, {"skipped", number(s)},     {"time", number(t)}};
+    suite.attributes = {{"name", layer},       {"tests", number(list.size())}, {"failures", number(f)},
+                        {"errors", number(e)}, {"skipped", number(s)},         {"time", number(t)}};
     for (const auto* c : list) {
       junit::testcase tc;
       tc.attributes = {{"classname", layer + "." + c->c->topic},
@@ -281,10 +282,13 @@ std::string to_junit(const run_result& r, const run_options& o) {
       }
       const std::string type(to_string(c->outcome));
       if (c->stale) {
-        tc.results.push_back({"failure", {{"type", "stale"}, {"message", "listed in the baseline but passes now"}}, ""});
+        tc.results.push_back(
+            {"failure", {{"type", "stale"}, {"message", "listed in the baseline but passes now"}}, ""});
       } else if (is_skipped(*c)) {
         tc.results.push_back(
-            {"skipped", {{"message", c->baselined ? "expected " + type + " (baseline): " + c->reason : c->reason}}, ""});
+            {"skipped",
+             {{"message", c->baselined ? "expected " + type + " (baseline): " + c->reason : c->reason}},
+             ""});
       } else if (is_error(*c)) {
         tc.results.push_back({"error", {{"type", type}, {"message", c->reason}}, body});
       } else if (is_failure(*c)) {
@@ -316,14 +320,15 @@ pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre
 <h1>sse-conform run: )"
     << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>"
     << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
-    << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; "
-    << std::fixed << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o.strict) << "</p>\n<p>Show: ";
+    << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; " << std::fixed
+    << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o.strict) << "</p>\n<p>Show: ";
   for (const outcome oc : all_outcomes()) {
     const std::string n(to_string(oc));
     h << "<label><input type=\"checkbox\" class=\"f\" value=\"" << n << "\"" << (oc == outcome::pass ? "" : " checked")
       << "> " << n << " (" << all.of(oc) << ")</label>";
   }
-  h << "</p>\n<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / detail</th></tr></thead><tbody>\n";
+  h << "</p>\n<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / "
+       "detail</th></tr></thead><tbody>\n";
   for (const auto& c : r.cases) {
     h << "<tr id=\"" << xml_escape(c.path) << "\" class=\"" << to_string(c.outcome) << (c.stale ? " stale" : "")
       << "\" data-o=\"" << to_string(c.outcome) << "\"><td><a href=\"#" << xml_escape(c.path) << "\">"
@@ -408,10 +413,11 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
       if (oc == "pass" || oc == "skip") continue;
       ++n;
       list += (list.empty() ? "" : ", ") + std::string("[") + c.value("id", "") + "](" + link_prefix +
-              c.value("file", "") + "#L" + std::to_string(c.value("line", 0)) + ")" + (oc == "fail" ? "" : " (" + oc + ")");
+              c.value("file", "") + "#L" + std::to_string(c.value("line", 0)) + ")" +
+              (oc == "fail" ? "" : " (" + oc + ")");
     }
-    m << "- " << r["adapter"].value("name", "?") << ": " << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list)
-      << "\n";
+    m << "- " << r["adapter"].value("name", "?") << ": "
+      << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list) << "\n";
   }
   return m.str();
 }
@@ -440,7 +446,8 @@ result<std::vector<ordered>> reports_from_result_lines(std::string_view text, st
     std::istringstream words{std::string(line)};
     for (std::string w; words >> w;) fields.push_back(w);
     if (fields.empty() || fields[0].starts_with("#")) continue;
-    if (fields.size() != 3) return fail("expected `<impl>  <case>  <STATUS>`, got `" + std::string(line.substr(0, 200)) + "`");
+    if (fields.size() != 3)
+      return fail("expected `<impl>  <case>  <STATUS>`, got `" + std::string(line.substr(0, 200)) + "`");
     const auto c = by_name.find(fields[1]);
     if (c == by_name.end()) return fail("no case named `" + fields[1] + "` in the case files");
     if (!conf::outcome_from_result_status(fields[2], c->second->verdict)) {
@@ -472,7 +479,8 @@ result<std::vector<ordered>> reports_from_result_lines(std::string_view text, st
       } else if (c.limits) {
         // As for adapters: the expectation holds under limits the implementation was never given.
         cr.outcome = outcome::skip;
-        cr.reason = "the case sets parser limits, which the implementation was not given (its result: " + it->second + ")";
+        cr.reason =
+            "the case sets parser limits, which the implementation was not given (its result: " + it->second + ")";
       } else {
         const std::string& st = it->second;
         cr.chunkings_run = st == "SKIPPED" ? 0 : 1;

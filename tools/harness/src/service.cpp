@@ -45,10 +45,12 @@ result<std::vector<std::string>> service_capabilities(const std::string& url) {
   });
   const json j = json::parse(body, nullptr, false);
   std::string wrong;
-  if (r.end != http::stream_end::complete) wrong = std::string(http::to_string(r.end)) + (r.error.empty() ? "" : ": " + r.error);
+  if (r.end != http::stream_end::complete)
+    wrong = std::string(http::to_string(r.end)) + (r.error.empty() ? "" : ": " + r.error);
   else if (r.status != 200) wrong = "HTTP " + std::to_string(r.status);
   else if (!j.is_object()) wrong = "the body is not a JSON object";
-  if (!wrong.empty()) return error{"the test service at " + url + " did not answer GET / with its capabilities (" + wrong + ")"};
+  if (!wrong.empty())
+    return error{"the test service at " + url + " did not answer GET / with its capabilities (" + wrong + ")"};
   std::vector<std::string> caps;
   if (j.contains("capabilities") && j["capabilities"].is_array()) {
     for (const auto& c : j["capabilities"]) {
@@ -58,7 +60,8 @@ result<std::vector<std::string>> service_capabilities(const std::string& url) {
   return caps;
 }
 
-case_result run_one_through_service(const conf::test_case& c, const std::string& stream_base_url, const run_options& o) {
+case_result run_one_through_service(const conf::test_case& c, const std::string& stream_base_url,
+                                    const run_options& o) {
   const auto started = steady::now();
   case_result r;
   r.c = &c;
@@ -121,8 +124,8 @@ case_result run_one_through_service(const conf::test_case& c, const std::string&
       d.budget = budget_detail{c.input.size(), chunks.size(), o.timeout, budget};
       r.failure = d;
       ++r.chunkings_failed;
-      return end(outcome::timeout, "timed out: the service reported no end of stream within " +
-                                       std::to_string(budget.count()) + " ms");
+      return end(outcome::timeout,
+                 "timed out: the service reported no end of stream within " + std::to_string(budget.count()) + " ms");
     default: break;
   }
   ++r.chunkings_failed;

@@ -47,7 +47,9 @@ bool looks_like_capture(std::string_view text) noexcept {
 }
 
 result<capture> read_capture(std::string_view text, std::string_view display) {
-  const auto fail = [&](std::size_t line, std::string message) { return error{std::move(message), std::string(display), line, 0}; };
+  const auto fail = [&](std::size_t line, std::string message) {
+    return error{std::move(message), std::string(display), line, 0};
+  };
   capture c;
   c.end = "truncated";
   std::size_t line_no = 0;

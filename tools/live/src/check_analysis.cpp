@@ -85,56 +85,57 @@ void check_response(const capture& cap, check_report& r) {
   if (cap.status == 0) return;
   if (cap.status >= 300 && cap.status < 400) {
     add(r, {"HTTP-REDIRECT", "must", std::nullopt, 0,
-             "the endpoint redirected instead of streaming; check does not follow redirects, point it at the final URL",
-             "200", std::to_string(cap.status) + (cap.redirect_url.empty() ? "" : " to " + cap.redirect_url)});
+            "the endpoint redirected instead of streaming; check does not follow redirects, point it at the final URL",
+            "200", std::to_string(cap.status) + (cap.redirect_url.empty() ? "" : " to " + cap.redirect_url)});
     return;
   }
   if (cap.status != 200) {
     add(r, {"HTTP-STATUS", "must", std::nullopt, 0,
-             "an event stream must be answered with 200 (EventSource fails the connection on any other status)", "200",
-             std::to_string(cap.status)});
+            "an event stream must be answered with 200 (EventSource fails the connection on any other status)", "200",
+            std::to_string(cap.status)});
     return;
   }
   const std::string type = header(cap, "content-type");
   const std::string media = lower(trim(std::string_view(type).substr(0, type.find(';'))));
   if (media != "text/event-stream") {
     add(r, {"HTTP-CONTENT-TYPE", "must", std::nullopt, 0,
-             "the response must be labelled text/event-stream (EventSource fails the connection otherwise)",
-             "text/event-stream", type.empty() ? "(no Content-Type)" : type});
+            "the response must be labelled text/event-stream (EventSource fails the connection otherwise)",
+            "text/event-stream", type.empty() ? "(no Content-Type)" : type});
   }
   const std::string encoding = lower(trim(header(cap, "content-encoding")));
   if (!encoding.empty() && encoding != "identity") {
     add(r, {"HTTP-COMPRESSION", "should", std::nullopt, 0,
-             "the stream is compressed: each event must be flushed through the compressor or clients see bursts",
-             "identity", encoding});
+            "the stream is compressed: each event must be flushed through the compressor or clients see bursts",
+            "identity", encoding});
   }
 }
 
 void check_transport(const capture& cap, std::string_view bytes, check_report& r) {
   const auto tail = unterminated_block(bytes);
   const std::uint64_t at = bytes.size();
-  const std::string where = tail ? "mid-frame (the frame at byte " + std::to_string(*tail) + " is incomplete)"
-                                 : "on a frame boundary";
+  const std::string where =
+      tail ? "mid-frame (the frame at byte " + std::to_string(*tail) + " is incomplete)" : "on a frame boundary";
   if (cap.end == "reset") {
     add(r, {"STREAM-RESET", "must", std::nullopt, tail.value_or(at),
-             "the connection broke " + where + (cap.error.empty() ? "" : ": " + cap.error), "a clean end of the response",
-             "reset after " + std::to_string(at) + " bytes"});
+            "the connection broke " + where + (cap.error.empty() ? "" : ": " + cap.error),
+            "a clean end of the response", "reset after " + std::to_string(at) + " bytes"});
   } else if (cap.end == "timeout") {
     add(r, {"STREAM-TIMEOUT", "must", std::nullopt, at, "the response did not end within the overall timeout, " + where,
-             "the stream to end", "still open after " + seconds(cap.seconds_total)});
+            "the stream to end", "still open after " + seconds(cap.seconds_total)});
   } else if (cap.end == "idle_timeout") {
     add(r, {"STREAM-IDLE-TIMEOUT", "must", std::nullopt, at,
-             "no byte arrived for the idle timeout (send heartbeat comments), " + where, "bytes or a heartbeat",
-             "silence; gave up at " + seconds(cap.seconds_total)});
+            "no byte arrived for the idle timeout (send heartbeat comments), " + where, "bytes or a heartbeat",
+            "silence; gave up at " + seconds(cap.seconds_total)});
   } else if (cap.end == "tls_error") {
     add(r, {"STREAM-TLS", "must", std::nullopt, 0, "TLS failed: " + cap.error, "a valid TLS handshake", cap.error});
   } else if (cap.end == "connect_error") {
     add(r, {"STREAM-CONNECT", "must", std::nullopt, 0, "could not connect: " + cap.error, "a connection", cap.error});
   } else if (cap.end == "other_error") {
-    add(r, {"STREAM-ERROR", "must", std::nullopt, at, "the transfer failed: " + cap.error, "a clean response", cap.error});
+    add(r,
+        {"STREAM-ERROR", "must", std::nullopt, at, "the transfer failed: " + cap.error, "a clean response", cap.error});
   } else if (cap.end == "truncated") {
     add(r, {"STREAM-TRUNCATED-CAPTURE", "should", std::nullopt, at,
-             "the capture has no end line: it was cut short, the stream's end is unknown", "an end line", "none"});
+            "the capture has no end line: it was cut short, the stream's end is unknown", "an end line", "none"});
   }
 }
 
@@ -157,8 +158,8 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
   }
   if (sse::is_fatal(status)) {
     add(r, {"WIRE-LIMIT", "must", std::nullopt, p.error_offset(),
-             "the reference parser stopped: " + describe_error(status, p.error_offset()), "a stream within the limits",
-             std::string(sse::to_string(status))});
+            "the reference parser stopped: " + describe_error(status, p.error_offset()), "a stream within the limits",
+            std::string(sse::to_string(status))});
   }
   r.events = v.event_piece.size();
   r.comments = v.comments;
@@ -168,7 +169,8 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
   r.event_reads = reads.size();
   for (std::size_t e = 0; e < v.event_piece.size(); ++e) {
     const auto first = std::upper_bound(piece_start.begin(), piece_start.end(), v.event_offset[e]);
-    const std::size_t start_piece = first == piece_start.begin() ? 0 : static_cast<std::size_t>(first - piece_start.begin()) - 1;
+    const std::size_t start_piece =
+        first == piece_start.begin() ? 0 : static_cast<std::size_t>(first - piece_start.begin()) - 1;
     if (start_piece != v.event_piece[e]) ++r.frames_split_across_reads;
   }
 
@@ -192,15 +194,17 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
       if (v.event_piece.size() > 1) t.mean_event_gap = sum / static_cast<double>(v.event_piece.size() - 1);
     }
     if (r.events >= 2 && r.event_reads == 1 && t.total >= opt.burst_min_s) {
-      add(r, {"STREAM-BUFFERED", "should", std::size_t{0}, v.event_offset.front(),
-               "all " + std::to_string(r.events) + " events arrived in one read at " + seconds(t.first_event) +
-                   " of a " + seconds(t.total) + " exchange: the response looks buffered (proxy, compression or framework)",
-               "events as they happen", "one burst"});
+      add(r,
+          {"STREAM-BUFFERED", "should", std::size_t{0}, v.event_offset.front(),
+           "all " + std::to_string(r.events) + " events arrived in one read at " + seconds(t.first_event) + " of a " +
+               seconds(t.total) + " exchange: the response looks buffered (proxy, compression or framework)",
+           "events as they happen", "one burst"});
     }
     if (opt.heartbeat_s > 0 && t.max_gap > opt.heartbeat_s) {
       add(r, {"STREAM-HEARTBEAT", "should", std::nullopt, 0,
-               "a silence longer than the heartbeat interval: proxies and clients may drop the connection (send a ': ping' comment)",
-               "at most " + seconds(opt.heartbeat_s) + " without bytes", seconds(t.max_gap)});
+              "a silence longer than the heartbeat interval: proxies and clients may drop the connection (send a ': "
+              "ping' comment)",
+              "at most " + seconds(opt.heartbeat_s) + " without bytes", seconds(t.max_gap)});
     }
   }
 
@@ -212,16 +216,17 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
     if (sse::record_parse(std::span<const std::string_view>(chunks), opt.limits) == whole) return;
     if (!r.chunking_invariant) return;  // one finding is enough
     r.chunking_invariant = false;
-    add(r, {"WIRE-CHUNKING", "must", std::nullopt, 0,
-             "the stream parses differently when split " + name + " than whole", "the same events under every chunking",
-             "a difference under " + name});
+    add(r,
+        {"WIRE-CHUNKING", "must", std::nullopt, 0, "the stream parses differently when split " + name + " than whole",
+         "the same events under every chunking", "a difference under " + name});
   };
   std::vector<std::string_view> as_received;
   for (const auto& pc : cap.pieces) as_received.emplace_back(pc.bytes);
   compare(as_received, "as received");
   if (bytes.size() <= (64u << 10)) compare(sse::chunking::bytes(bytes), "byte by byte");
   // Large bodies (an endless line, say) get one random split: each re-parse costs a pass.
-  const std::uint64_t seeds = bytes.size() > (16u << 20) ? std::min<std::uint64_t>(1, opt.chunking_seeds) : opt.chunking_seeds;
+  const std::uint64_t seeds =
+      bytes.size() > (16u << 20) ? std::min<std::uint64_t>(1, opt.chunking_seeds) : opt.chunking_seeds;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     compare(sse::chunking::random(bytes, seed), "with random seed " + std::to_string(seed));
   }
@@ -233,8 +238,9 @@ void check_producer(const std::string& bytes, const check_options& opt, check_re
   const auto v = sse::dialect::validate_stream(*opt.dialect, bytes, opt.limits);
   r.frames = v.frames;
   for (const auto& f : v.findings) {
-    add(r, {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
-             f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule)});
+    add(r,
+        {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
+         f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule)});
   }
 }
 

@@ -28,22 +28,30 @@ nlohmann::ordered_json to_json(const check_report& r) {
   }
   const auto num = [](double v) { return v < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
   nlohmann::ordered_json out{{"source", r.source}, {"dialect", r.dialect.empty() ? "wire" : r.dialect}};
-  out["response"] = {{"status", r.status},     {"content_type", r.content_type}, {"content_encoding", r.content_encoding},
-                     {"end", r.end},           {"error", r.error},               {"redirect", r.redirect_url}};
-  out["sizes"] = {{"bytes", r.bytes}, {"reads", r.pieces}, {"events", r.events}, {"comments", r.comments},
-                  {"frames", r.frames}, {"event_reads", r.event_reads},
+  out["response"] = {
+      {"status", r.status}, {"content_type", r.content_type}, {"content_encoding", r.content_encoding}, {"end", r.end},
+      {"error", r.error},   {"redirect", r.redirect_url}};
+  out["sizes"] = {{"bytes", r.bytes},
+                  {"reads", r.pieces},
+                  {"events", r.events},
+                  {"comments", r.comments},
+                  {"frames", r.frames},
+                  {"event_reads", r.event_reads},
                   {"frames_split_across_reads", r.frames_split_across_reads}};
-  out["timing"] = {{"first_byte_s", num(r.timing.first_byte)},   {"first_event_s", num(r.timing.first_event)},
-                   {"last_byte_s", num(r.timing.last_byte)},     {"total_s", r.timing.total},
-                   {"max_gap_s", r.timing.max_gap},              {"max_event_gap_s", r.timing.max_event_gap},
+  out["timing"] = {{"first_byte_s", num(r.timing.first_byte)},
+                   {"first_event_s", num(r.timing.first_event)},
+                   {"last_byte_s", num(r.timing.last_byte)},
+                   {"total_s", r.timing.total},
+                   {"max_gap_s", r.timing.max_gap},
+                   {"max_event_gap_s", r.timing.max_event_gap},
                    {"mean_event_gap_s", r.timing.mean_event_gap}};
   out["chunking"] = {{"tried", r.chunkings_tried}, {"invariant", r.chunking_invariant}};
   out["last_event_id"] = r.last_event_id;
   if (r.resume) {
     const auto& x = *r.resume;
-    out["resume"] = {{"verdict", x.verdict},     {"reason", x.reason},     {"last_event_id", x.last_event_id},
-                     {"status", x.status},       {"end", x.end},           {"bytes", x.bytes},
-                     {"events", x.events},       {"replayed", x.replayed}, {"first_id", x.first_id},
+    out["resume"] = {{"verdict", x.verdict},         {"reason", x.reason},     {"last_event_id", x.last_event_id},
+                     {"status", x.status},           {"end", x.end},           {"bytes", x.bytes},
+                     {"events", x.events},           {"replayed", x.replayed}, {"first_id", x.first_id},
                      {"join_offset", x.join_offset}, {"new_from", x.new_from}, {"total_s", x.seconds_total}};
   }
   out["findings"] = std::move(findings);
@@ -53,8 +61,8 @@ nlohmann::ordered_json to_json(const check_report& r) {
 
 namespace {
 std::string where(const check_finding& f) {
-  return std::string(f.stream == 1 ? "resumed stream, " : "") + (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") +
-         "byte " + std::to_string(f.offset);
+  return std::string(f.stream == 1 ? "resumed stream, " : "") +
+         (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") + "byte " + std::to_string(f.offset);
 }
 }  // namespace
 
@@ -83,7 +91,8 @@ std::string to_junit(const std::vector<junit_suite>& suites) {
         std::string fails;
         for (const auto& f : r.findings) {
           if (level_of(f.rule) != level || f.severity != "must") continue;
-          fails += f.rule + " at " + where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
+          fails +=
+              f.rule + " at " + where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
         }
         junit::testcase tc{{{"classname", name}, {"name", level}, {"time", std::to_string(r.timing.total)}}, {}};
         if (!fails.empty()) {
@@ -112,7 +121,8 @@ std::string to_text(const check_report& r) {
   const std::string src = r.source.empty() ? "<stdin>" : r.source;
   if (r.status != 0) {
     out << src << ": HTTP " << r.status << ", Content-Type: " << (r.content_type.empty() ? "(none)" : r.content_type)
-        << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end << '\n';
+        << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end
+        << '\n';
   }
   for (const auto& f : r.findings) {
     out << src << ": " << where(f) << ": " << f.rule << " (" << f.severity << ") " << f.message
@@ -121,9 +131,9 @@ std::string to_text(const check_report& r) {
   }
   out.precision(3);
   out << std::fixed;
-  out << src << ": " << r.bytes << " bytes in " << r.pieces << " reads, " << r.events << " events ("
-      << r.event_reads << " reads completed events, " << r.frames_split_across_reads << " split across reads), "
-      << r.comments << " comments; chunkings re-parsed: " << r.chunkings_tried
+  out << src << ": " << r.bytes << " bytes in " << r.pieces << " reads, " << r.events << " events (" << r.event_reads
+      << " reads completed events, " << r.frames_split_across_reads << " split across reads), " << r.comments
+      << " comments; chunkings re-parsed: " << r.chunkings_tried
       << (r.chunking_invariant ? " (all agree)" : " (DIFFER)") << '\n';
   if (r.timing.first_byte >= 0) {
     out << src << ": first byte " << r.timing.first_byte << " s, first event " << r.timing.first_event
@@ -139,8 +149,8 @@ std::string to_text(const check_report& r) {
     } else {
       out << "Last-Event-ID \"" << x.last_event_id << "\" -> ";
       if (x.status != 0) out << "HTTP " << x.status << ", ";
-      out << x.events << " events, " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict << " (" << x.reason
-          << ")\n";
+      out << x.events << " events, " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict << " ("
+          << x.reason << ")\n";
     }
   }
   out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << r.findings.size() << " findings (" << r.must

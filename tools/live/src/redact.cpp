@@ -68,7 +68,8 @@ result<std::string> expand_env_braced(std::string_view text, std::vector<std::st
   return out;
 }
 
-std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets, std::string& missing) {
+std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets,
+                                             std::string& missing) {
   auto out = expand(text, secrets, true);
   if (!out) {
     missing = out.error().message;
@@ -80,14 +81,16 @@ std::optional<std::string> expand_env_braced(std::string_view text, std::vector<
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) {
     if (s.empty()) continue;
-    for (std::size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + 10)) text.replace(at, s.size(), "[redacted]");
+    for (std::size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + 10))
+      text.replace(at, s.size(), "[redacted]");
   }
   return text;
 }
 
 check_report redact(check_report r, const std::vector<std::string>& secrets) {
   if (secrets.empty()) return r;
-  for (std::string* s : {&r.source, &r.content_type, &r.content_encoding, &r.error, &r.redirect_url, &r.last_event_id}) {
+  for (std::string* s :
+       {&r.source, &r.content_type, &r.content_encoding, &r.error, &r.redirect_url, &r.last_event_id}) {
     *s = redact(std::move(*s), secrets);
   }
   for (auto& f : r.findings) {

@@ -70,9 +70,10 @@ void judge_resumption(const capture& first, const capture& second, const std::st
   rr.events = second_report.events;
   if (second.status != 200) {
     rr.verdict = "failed";
-    rr.reason = second.status == 0 ? "the reconnection failed (" + second.end + (second.error.empty() ? "" : ": " + second.error) + ")"
-                                   : "the reconnection was answered " + std::to_string(second.status) +
-                                         ": an EventSource fails the connection for good";
+    rr.reason = second.status == 0
+                    ? "the reconnection failed (" + second.end + (second.error.empty() ? "" : ": " + second.error) + ")"
+                    : "the reconnection was answered " + std::to_string(second.status) +
+                          ": an EventSource fails the connection for good";
     report.resume = std::move(rr);
     return;
   }
@@ -107,13 +108,15 @@ void judge_resumption(const capture& first, const capture& second, const std::st
     rr.verdict = "resumed";
     rr.reason = "the " + std::to_string(events2.size()) + " events after reconnecting with id " + in_quotes(sent_id) +
                 " repeat none of the ids already received";
-  } else if (first_with_id && *first_with_id == *first_replay && !ids1.empty() && events2[*first_replay].id == ids1.front()) {
+  } else if (first_with_id && *first_with_id == *first_replay && !ids1.empty() &&
+             events2[*first_replay].id == ids1.front()) {
     rr.verdict = "ignored";
-    rr.reason = "the server started over from the first event (id " + in_quotes(ids1.front()) + ") instead of resuming after " +
-                in_quotes(sent_id);
+    rr.reason = "the server started over from the first event (id " + in_quotes(ids1.front()) +
+                ") instead of resuming after " + in_quotes(sent_id);
     add(report, {"RESUME-IGNORED", "should", *first_replay, events2[*first_replay].offset,
                  "the server ignored Last-Event-ID: the reconnection replayed the stream from its start, so clients "
-                 "see " + std::to_string(rr.replayed) + " events twice",
+                 "see " +
+                     std::to_string(rr.replayed) + " events twice",
                  "events after id " + in_quotes(sent_id), "id " + in_quotes(events2[*first_replay].id) + " again", 1});
   } else {
     rr.verdict = "replayed";
@@ -136,8 +139,15 @@ void judge_resumption(const capture& first, const capture& second, const std::st
     const std::size_t frames_before = events1.size();
     const auto v = sse::dialect::validate_stream(*opt.dialect, joined, opt.limits);
     for (const auto& f : v.findings) {
-      check_finding out{f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text,
-                        f.expected, f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)),
+      check_finding out{f.rule->id,
+                        std::string(sse::dialect::to_string(f.rule->level)),
+                        f.frame,
+                        f.offset,
+                        f.rule->text,
+                        f.expected,
+                        f.seen,
+                        0,
+                        std::string(sse::dialect::to_string(f.rule->basis)),
                         sse::dialect::basis_text(*f.rule)};
       if (f.offset >= rr.join_offset) {
         out.stream = 1;
@@ -151,8 +161,8 @@ void judge_resumption(const capture& first, const capture& second, const std::st
   report.resume = std::move(rr);
 }
 
-void check_resumption(const http::stream_request& req, double max_time_s, const capture& first, const check_options& opt,
-                      check_report& report, capture* second_out) {
+void check_resumption(const http::stream_request& req, double max_time_s, const capture& first,
+                      const check_options& opt, check_report& report, capture* second_out) {
   resume_report rr;
   rr.verdict = "not_applicable";
   if (first.status == 0) {

@@ -55,7 +55,8 @@ std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std:
 
 bool is_token(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
   });
 }
 
@@ -69,8 +70,9 @@ struct request_fields {
 };
 
 bool load_limits(reader& ctx, const YAML::Node& n, scenario_limits& lim) {
-  const auto e = ctx.read_mapping(n, "`limits`",
-                                  {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
+  const auto e = ctx.read_mapping(
+      n, "`limits`",
+      {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
   if (!e || !e->complete) return false;
   const std::size_t before = ctx.count();
   for (const auto& v : e->entries) {
@@ -166,8 +168,10 @@ std::vector<std::string> type_list(reader& ctx, const YAML::Node& n, std::string
     // With a dialect, a type must be one its catalog lists: a misspelt name
     // would make `excludes` pass vacuously and `includes` fail mysteriously.
     if (d != nullptr && *t != "(plain_text)" && *t != "(error_frame)" && d->event(*t) == nullptr) {
-      ctx.error(item, "`" + *t + "` is not an event type of dialect " + dialect +
-                          " (see its catalog in spec/; frames that are not structured events are (plain_text) and (error_frame))");
+      ctx.error(
+          item,
+          "`" + *t + "` is not an event type of dialect " + dialect +
+              " (see its catalog in spec/; frames that are not structured events are (plain_text) and (error_frame))");
       continue;
     }
     out.push_back(*t);
@@ -180,20 +184,25 @@ void load_expect(reader& ctx, const YAML::Node& n, scenario_request& q) {
   if (!e || !e->complete) return;
   for (const auto& [key, key_node, value] : e->entries) {
     auto types = type_list(ctx, value, key, q.spec, q.dialect);
-    (key == "sequence" ? q.expect.sequence : key == "includes" ? q.expect.includes : q.expect.excludes) = std::move(types);
+    (key == "sequence"   ? q.expect.sequence
+     : key == "includes" ? q.expect.includes
+                         : q.expect.excludes) = std::move(types);
   }
   for (const auto& t : q.expect.excludes) {
-    const auto required = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), t) != v.end(); };
+    const auto required = [&](const std::vector<std::string>& v) {
+      return std::find(v.begin(), v.end(), t) != v.end();
+    };
     if (required(q.expect.sequence) || required(q.expect.includes)) {
       ctx.error(n, "`" + t + "` is both required and excluded");
     }
   }
 }
 
-void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
-                  std::vector<std::string>& secrets, scenario& s) {
-  const auto e = ctx.read_mapping(n, "a request",
-                                  {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
+void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaults,
+                  const std::filesystem::path& base_dir, std::vector<std::string>& secrets, scenario& s) {
+  const auto e = ctx.read_mapping(
+      n, "a request",
+      {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
   if (!e || !e->complete || !ctx.require(*e, "a request", {"name", "url"})) return;
   const std::size_t before = ctx.count();
   scenario_request q;
@@ -234,8 +243,9 @@ void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaul
   if (ctx.count() == before) s.requests.push_back(std::move(q));
 }
 
-void load_scenario(reader& ctx, const YAML::Node& n, const request_fields& defaults, const std::filesystem::path& base_dir,
-                   std::vector<std::string>& secrets, std::vector<scenario>& out) {
+void load_scenario(reader& ctx, const YAML::Node& n, const request_fields& defaults,
+                   const std::filesystem::path& base_dir, std::vector<std::string>& secrets,
+                   std::vector<scenario>& out) {
   const auto e = ctx.read_mapping(n, "a scenario", {"name", "requests"});
   if (!e || !e->complete || !ctx.require(*e, "a scenario", {"name", "requests"})) return;
   scenario s;
@@ -269,9 +279,10 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
   const auto e = ctx.read_mapping(*root, "the file", {"version", "defaults", "scenarios"});
   if (!e || !e->complete || !ctx.require(*e, "the file", {"version", "scenarios"})) return result;
   const entry& version = *e->find("version");
-  if (const auto v = ctx.unsigned_integer(version, ""); v && *v != static_cast<std::uint64_t>(scenario_format_version)) {
-    ctx.error(version, "unsupported scenario format version " + std::to_string(*v) + " (this sse-conform reads version " +
-                           std::to_string(scenario_format_version) + ")");
+  if (const auto v = ctx.unsigned_integer(version, "");
+      v && *v != static_cast<std::uint64_t>(scenario_format_version)) {
+    ctx.error(version, "unsupported scenario format version " + std::to_string(*v) +
+                           " (this sse-conform reads version " + std::to_string(scenario_format_version) + ")");
   }
   if (!result.ok()) return result;
   request_fields defaults;
@@ -284,11 +295,13 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     ctx.error(scenarios, "`scenarios` must be a non-empty list of scenarios");
     return result;
   }
-  for (const auto& s : scenarios) load_scenario(ctx, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
+  for (const auto& s : scenarios)
+    load_scenario(ctx, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
   std::map<std::string, std::size_t> names;
   for (const auto& s : result.value.scenarios) {
     if (const auto [it, fresh] = names.emplace(s.name, s.line); !fresh) {
-      ctx.error(s.line, 0, "duplicate scenario name `" + s.name + "` (first at line " + std::to_string(it->second) + ")");
+      ctx.error(s.line, 0,
+                "duplicate scenario name `" + s.name + "` (first at line " + std::to_string(it->second) + ")");
     }
   }
   return result;
@@ -307,8 +320,8 @@ ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path&
 
 // --- expectations --------------------------------------------------------------
 
-std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect::dialect_spec* d, const sse::limits& lim,
-                                     std::size_t stream) {
+std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect::dialect_spec* d,
+                                     const sse::limits& lim, std::size_t stream) {
   std::vector<typed_event> out;
   std::optional<sse::dialect::decoder> dec;
   if (d != nullptr) dec.emplace(*d);
@@ -349,8 +362,9 @@ void check_expectations(const scenario_expect& x, const std::vector<typed_event>
   const auto missing = [&](const std::string& type, const std::string& why) {
     if (std::find(reported_missing.begin(), reported_missing.end(), type) != reported_missing.end()) return;
     reported_missing.push_back(type);
-    add({"SCENARIO-REQUIRED-TYPE", "must", std::nullopt, end_offset, "the request must produce a `" + type + "` event" + why,
-         "at least one " + type, "none in " + std::to_string(seen.size()) + " events", 0});
+    add({"SCENARIO-REQUIRED-TYPE", "must", std::nullopt, end_offset,
+         "the request must produce a `" + type + "` event" + why, "at least one " + type,
+         "none in " + std::to_string(seen.size()) + " events", 0});
   };
   // sequence: greedy, so each type is matched at its earliest possible place.
   std::size_t pos = 0;
@@ -381,8 +395,9 @@ void check_expectations(const scenario_expect& x, const std::vector<typed_event>
     const auto it = first_of(type);
     if (it == seen.end()) continue;
     const auto n = std::count_if(seen.begin(), seen.end(), [&](const typed_event& e) { return e.type == type; });
-    add({"SCENARIO-FORBIDDEN-TYPE", "must", it->frame, it->offset, "the request must not produce a `" + type + "` event",
-         "no " + type, std::to_string(n) + " (first shown)", it->stream});
+    add({"SCENARIO-FORBIDDEN-TYPE", "must", it->frame, it->offset,
+         "the request must not produce a `" + type + "` event", "no " + type, std::to_string(n) + " (first shown)",
+         it->stream});
   }
 }
 
@@ -392,7 +407,8 @@ bool scenario_result::conforming() const noexcept {
   return std::all_of(requests.begin(), requests.end(), [](const request_result& r) { return r.report.conforming(); });
 }
 
-request_result run_request(const scenario_request& q, const scenario_options& o, const std::vector<std::string>& secrets) {
+request_result run_request(const scenario_request& q, const scenario_options& o,
+                           const std::vector<std::string>& secrets) {
   request_result out;
   out.name = q.name;
   out.line = q.line;
@@ -441,7 +457,8 @@ request_result run_request(const scenario_request& q, const scenario_options& o,
   }
   check_expectations(q.expect, types, report);
   for (const auto& t : types) {
-    auto it = std::find_if(out.type_counts.begin(), out.type_counts.end(), [&](const auto& c) { return c.first == t.type; });
+    auto it =
+        std::find_if(out.type_counts.begin(), out.type_counts.end(), [&](const auto& c) { return c.first == t.type; });
     if (it == out.type_counts.end()) out.type_counts.emplace_back(t.type, 1);
     else ++it->second;
   }
@@ -496,15 +513,15 @@ std::string to_text(const scenario_file& f, const std::vector<scenario_result>& 
     std::size_t failed = 0;
     for (std::size_t i = 0; i < s.requests.size(); ++i) {
       const auto& r = s.requests[i];
-      out << "  request " << i + 1 << " \"" << r.name << "\" (" << f.display << ":" << r.line << "): " << r.method << ' '
-          << r.report.source << '\n';
+      out << "  request " << i + 1 << " \"" << r.name << "\" (" << f.display << ":" << r.line << "): " << r.method
+          << ' ' << r.report.source << '\n';
       out << indent(to_text(r.report), "    ", r.report.source.empty() ? std::string() : r.report.source + ": ");
       out << "    types: " << counts_text(r) << '\n';
       failed += !r.report.conforming();
     }
     failed_scenarios += failed != 0;
-    out << "scenario \"" << s.name << "\": " << s.requests.size() << " requests, " << failed << " NOT conforming: "
-        << (failed == 0 ? "PASS" : "FAIL") << "\n\n";
+    out << "scenario \"" << s.name << "\": " << s.requests.size() << " requests, " << failed
+        << " NOT conforming: " << (failed == 0 ? "PASS" : "FAIL") << "\n\n";
   }
   out << f.display << ": " << results.size() << " scenarios, " << failed_scenarios << " failed\n";
   return out.str();
@@ -524,7 +541,8 @@ nlohmann::ordered_json to_json(const scenario_file& f, const std::vector<scenari
       requests.push_back(std::move(j));
     }
     failed += !s.conforming();
-    scenarios.push_back({{"name", s.name}, {"line", s.line}, {"conforming", s.conforming()}, {"requests", std::move(requests)}});
+    scenarios.push_back(
+        {{"name", s.name}, {"line", s.line}, {"conforming", s.conforming()}, {"requests", std::move(requests)}});
   }
   return {{"format", "sse-conform-scenario-report"},
           {"version", scenario_format_version},

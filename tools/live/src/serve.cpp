@@ -154,7 +154,8 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
   const int max_delay = st.limits.max_delay_ms;
   // HTTP-level faults first: they replace the stream.
   if (const long status = number(req, "status", 0); status >= 100 && status <= 599) {
-    res.send(static_cast<int>(status), "text/plain", "sse-conform serve: injected status " + std::to_string(status) + "\n");
+    res.send(static_cast<int>(status), "text/plain",
+             "sse-conform serve: injected status " + std::to_string(status) + "\n");
     return;
   }
   if (query(req, "redirect") == "1") {
@@ -182,7 +183,8 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
   }
   const std::string content_type = query(req, "content_type", "text/event-stream; charset=utf-8");
   const bool gzip = query(req, "gzip") == "1";
-  std::vector<std::pair<std::string, std::string>> headers{{"Content-Type", content_type}, {"Cache-Control", "no-cache"}};
+  std::vector<std::pair<std::string, std::string>> headers{{"Content-Type", content_type},
+                                                           {"Cache-Control", "no-cache"}};
   if (gzip) headers.emplace_back("Content-Encoding", "gzip");
   if (!res.start(200, headers)) return;
 
@@ -208,7 +210,8 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
     reset_at = r == "mid" ? mid_frame_offset(bytes) : static_cast<std::size_t>(std::max(0L, number(req, "reset", 0)));
   }
   const double stall_s = std::min<double>(st.limits.max_stall_s, static_cast<double>(number(req, "stall", 0)));
-  const std::size_t stall_at = static_cast<std::size_t>(std::max(0L, number(req, "stall_at", static_cast<long>(bytes.size()))));
+  const std::size_t stall_at =
+      static_cast<std::size_t>(std::max(0L, number(req, "stall_at", static_cast<long>(bytes.size()))));
   const long drip_ms = std::min<long>(max_delay, number(req, "drip_ms", 0));
   const long delay_ms = std::min<long>(max_delay, number(req, "delay_ms", 0));
 
@@ -266,8 +269,9 @@ nlohmann::json case_list(const case_server::state& st) {
 
 void handle(case_server::state& st, const http::request& req, http::response& res) {
   if (req.method == "GET" && (req.path == "/" || req.path == "/index.html")) {
-    std::string page = "<!doctype html><title>sse-conform serve</title><h1>sse-conform serve</h1>"
-                       "<p><a href=\"/browser\">run the cases in this browser</a> · <a href=\"/cases.json\">cases.json</a></p><ul>";
+    std::string page =
+        "<!doctype html><title>sse-conform serve</title><h1>sse-conform serve</h1>"
+        "<p><a href=\"/browser\">run the cases in this browser</a> · <a href=\"/cases.json\">cases.json</a></p><ul>";
     for (const auto& c : st.cases) page += "<li><a href=\"/case/" + c.test_name() + "\">" + c.test_name() + "</a></li>";
     res.send(200, "text/html; charset=utf-8", page + "</ul>");
     return;
@@ -292,7 +296,8 @@ void handle(case_server::state& st, const http::request& req, http::response& re
                                                                          : "browser:other";
       for (const auto& r : body["results"]) {
         const std::string name = r.is_object() ? r.value("name", std::string()) : std::string();
-        const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return tc.test_name() == name; });
+        const auto c =
+            std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return tc.test_name() == name; });
         if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
       }
     }
@@ -322,7 +327,8 @@ void handle(case_server::state& st, const http::request& req, http::response& re
 
 }  // namespace
 
-browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen, bool strict) {
+browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen,
+                          bool strict) {
   browser_row row{impl, c.test_name(), conformance::outcome::pass, c.verdict, {}, {}};
   const auto needs = conformance::required_capabilities(c);
   if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
@@ -358,15 +364,15 @@ std::string matrix_lines(const std::vector<browser_row>& rows) {
   return out;
 }
 
-case_server::case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams, std::string address,
-                         std::uint16_t port, serve_limits limits)
+case_server::case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams,
+                         std::string address, std::uint16_t port, serve_limits limits)
     : state_(std::make_shared<state>()) {
   state_->cases = std::move(cases);
   state_->streams = std::move(streams);
   state_->limits = limits;
   auto st = state_;
-  server_ = std::make_unique<http::server>([st](const http::request& req, http::response& res) { handle(*st, req, res); },
-                                           std::move(address), port);
+  server_ = std::make_unique<http::server>(
+      [st](const http::request& req, http::response& res) { handle(*st, req, res); }, std::move(address), port);
   state_->server = server_.get();
 }
 

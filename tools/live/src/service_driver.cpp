@@ -51,7 +51,8 @@ struct callback_log {
 
 }  // namespace
 
-result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt) {
+result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases,
+                                               const service_options& opt) {
   const auto caps = call("GET", opt.service_url);
   const auto caps_json = nlohmann::json::parse(caps.body, nullptr, false);
   if (!caps.ok || caps.status != 200 || !caps_json.is_object()) {
@@ -90,18 +91,27 @@ result<std::vector<browser_row>> drive_service(const std::vector<conformance::te
     ++stream_no;
     const auto needs = conformance::required_capabilities(c);
     if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
-      rows.push_back({opt.impl, c.test_name(), conformance::outcome::skip, c.verdict,
-                      "the service does not report the reconnection time", {}});
+      rows.push_back({opt.impl,
+                      c.test_name(),
+                      conformance::outcome::skip,
+                      c.verdict,
+                      "the service does not report the reconnection time",
+                      {}});
       continue;
     }
     const nlohmann::json open{{"streamUrl", opt.stream_base_url + "/case/" + c.test_name()},
                               {"callbackUrl", callbacks.base_url() + "/cb/" + std::to_string(stream_no)},
                               {"tag", c.test_name()},
                               {"readTimeoutMs", static_cast<long>(opt.case_timeout_s * 1000)}};
-    const auto opened = call("POST", opt.service_url, open.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const auto opened =
+        call("POST", opt.service_url, open.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (opened.status < 200 || opened.status >= 300) {
-      rows.push_back({opt.impl, c.test_name(), conformance::outcome::error, c.verdict,
-                      "the service refused to open the stream: HTTP " + std::to_string(opened.status), {}});
+      rows.push_back({opt.impl,
+                      c.test_name(),
+                      conformance::outcome::error,
+                      c.verdict,
+                      "the service refused to open the stream: HTTP " + std::to_string(opened.status),
+                      {}});
       continue;
     }
     // Wait for the stream's end: the service reports it as an error (and
@@ -115,21 +125,22 @@ result<std::vector<browser_row>> drive_service(const std::vector<conformance::te
         }
         return false;
       };
-      if (log->changed.wait_for(lock, std::chrono::duration<double>(opt.case_timeout_s), ended)) seen["status"] = "ended";
+      if (log->changed.wait_for(lock, std::chrono::duration<double>(opt.case_timeout_s), ended))
+        seen["status"] = "ended";
       for (const auto& m : log->by_stream[stream_no]) {
         const std::string kind = m.value("kind", "");
         if (kind == "error") break;
         if (kind != "event" || !m.contains("event") || !m["event"].is_object()) continue;
         const auto& e = m["event"];
-        seen["events"].push_back({{"type", e.value("type", "message")},
-                                  {"data", e.value("data", "")},
-                                  {"lastEventId", e.value("id", "")}});
+        seen["events"].push_back(
+            {{"type", e.value("type", "message")}, {"data", e.value("data", "")}, {"lastEventId", e.value("id", "")}});
       }
     }
     const auto where = opened.headers.find("location");
     if (where != opened.headers.end()) {
       std::string url = where->second;
-      if (url.starts_with("/")) url = opt.service_url.substr(0, opt.service_url.find('/', opt.service_url.find("//") + 2)) + url;
+      if (url.starts_with("/"))
+        url = opt.service_url.substr(0, opt.service_url.find('/', opt.service_url.find("//") + 2)) + url;
       call("DELETE", url);
     }
     rows.push_back(grade_browser(c, opt.impl, seen, opt.strict));

@@ -3,11 +3,11 @@
 // own case server with fault injection, the check engine reading it through
 // libcurl, and (when Debian's chromium is installed) a headless browser
 // running the serve page. Every exchange is bounded by timeouts.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,12 +19,12 @@
 #include <thread>
 
 #include "sse/dialect/validator.hpp"
+#include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"
 #include "ssec/live/service_driver.hpp"
-#include "sse/recording.hpp"
 
 namespace {
 
@@ -279,7 +279,8 @@ TEST(capture_format, round_trips_pieces_times_and_response) {
 
 TEST(capture_format, errors_name_the_line) {
   const std::string text =
-      "{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n{\"t\":0.1,\"b64\":\"YQ==\"}\n";
+      "{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n{\"t\":0.1,\"b64\":\"YQ==\"}"
+      "\n";
   auto back = ssec::live::read_capture(text);
   ASSERT_FALSE(back.ok());
   EXPECT_EQ(back.error().line, 3u);
@@ -287,7 +288,8 @@ TEST(capture_format, errors_name_the_line) {
   ASSERT_FALSE(v2.ok());
   EXPECT_EQ(v2.error().line, 1u);
   // No end line: cut short.
-  auto cut = ssec::live::read_capture("{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n");
+  auto cut =
+      ssec::live::read_capture("{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n");
   ASSERT_TRUE(cut.ok());
   EXPECT_EQ(cut.value().end, "truncated");
 }
@@ -376,7 +378,10 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
             ssec::http::stream_request get;
             get.url = stream_url;
             get.timeout_s = 5;
-            ssec::http::stream(get, [&](std::string_view b, double) { body.append(b); return true; });
+            ssec::http::stream(get, [&](std::string_view b, double) {
+              body.append(b);
+              return true;
+            });
             const auto rec = sse::record_parse(std::string_view(body));
             int n = 0;
             const auto post = [&](const nlohmann::json& j) {
@@ -405,7 +410,8 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
   ASSERT_EQ(rows.size(), cases.size());
   std::size_t pass = 0;
   for (const auto& r : rows) {
-    EXPECT_TRUE(r.status() == "PASS" || r.status() == "SKIPPED") << r.case_name << ": " << r.status() << " " << r.detail;
+    EXPECT_TRUE(r.status() == "PASS" || r.status() == "SKIPPED")
+        << r.case_name << ": " << r.status() << " " << r.detail;
     pass += r.status() == "PASS";
   }
   EXPECT_GT(pass, 0u);
@@ -457,7 +463,8 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
   const bool posted = server.wait_for_browser(std::chrono::seconds(180));
   ::kill(-pid, SIGTERM);
   int status = 0;
-  for (int i = 0; i < 50 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 50 && ::waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ::kill(-pid, SIGKILL);  // whatever of the group is left
   ::waitpid(pid, &status, WNOHANG);
   std::filesystem::remove_all(profile);
@@ -480,7 +487,8 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
     if (r.status() == "FAIL") {
       EXPECT_TRUE(known) << r.case_name << ": " << r.detail;
     }
-    if (r.status() == "PASS" && known) std::printf("note: %s now passes in Chromium: update serve.md\n", r.case_name.c_str());
+    if (r.status() == "PASS" && known)
+      std::printf("note: %s now passes in Chromium: update serve.md\n", r.case_name.c_str());
     if (known && r.status() == "FAIL") std::printf("known deviation %s: %s\n", r.case_name.c_str(), r.detail.c_str());
   }
   if (const char* out = std::getenv("SSEC_BROWSER_MATRIX")) {

@@ -33,7 +33,9 @@ const std::string agent_with_ids =
     "id: 1\ndata: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
     "id: 2\ndata: {\"type\":\"step_started\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
     "id: 3\ndata: {\"type\":\"tool_started\",\"runId\":\"r1\",\"stepId\":\"s1\",\"payload\":{\"tool\":\"weather\"}}\n\n"
-    "id: 4\ndata: {\"type\":\"tool_completed\",\"runId\":\"r1\",\"stepId\":\"s1\",\"payload\":{\"tool\":\"weather\"},\"data\":{\"c\":21}}\n\n"
+    "id: 4\ndata: "
+    "{\"type\":\"tool_completed\",\"runId\":\"r1\",\"stepId\":\"s1\",\"payload\":{\"tool\":\"weather\"},\"data\":{"
+    "\"c\":21}}\n\n"
     "id: 5\ndata: {\"type\":\"message_chunk\",\"content\":\"21 C\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
     "id: 6\ndata: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
     "id: 7\ndata: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n"
@@ -134,8 +136,8 @@ TEST_F(scenario_loader, loads_requests_with_defaults_and_expanded_variables) {
   EXPECT_EQ(q.headers, headers);
   EXPECT_EQ(q.dialect, "agent");
   ASSERT_NE(q.spec, nullptr);
-  EXPECT_DOUBLE_EQ(q.limits.timeout_s, 30);       // the request's own
-  EXPECT_DOUBLE_EQ(q.limits.idle_timeout_s, 5);   // from defaults
+  EXPECT_DOUBLE_EQ(q.limits.timeout_s, 30);      // the request's own
+  EXPECT_DOUBLE_EQ(q.limits.idle_timeout_s, 5);  // from defaults
   EXPECT_EQ(q.limits.max_events, 100u);
   EXPECT_TRUE(q.resume);
   EXPECT_EQ(q.expect.sequence, (std::vector<std::string>{"run_started", "tool_started", "tool_completed", "done"}));
@@ -160,8 +162,9 @@ TEST_F(scenario_loader, unknown_key_names_line_and_column) {
 }
 
 TEST_F(scenario_loader, wrong_types_name_line_and_column) {
-  const std::string head = "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"
-                           "        dialect: wire\n";
+  const std::string head =
+      "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"
+      "        dialect: wire\n";
   EXPECT_EQ(only_error(head + "        limits:\n          timeout_s: \"10\"\n"),
             "9:22: `timeout_s` must be a number of seconds, 0 or more (unquoted)");
   EXPECT_EQ(only_error(head + "        limits: {max_events: -1}\n"),
@@ -182,7 +185,8 @@ TEST_F(scenario_loader, missing_fields_name_the_mapping) {
 }
 
 TEST_F(scenario_loader, dialect_types_variables_and_versions_are_checked) {
-  const std::string head = "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n";
+  const std::string head =
+      "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n";
   EXPECT_EQ(only_error(head + "        dialect: agent\n        expect: {excludes: [tool_complete]}\n"),
             "8:29: `tool_complete` is not an event type of dialect agent (see its catalog in spec/; frames that are "
             "not structured events are (plain_text) and (error_frame))");
@@ -195,8 +199,8 @@ TEST_F(scenario_loader, dialect_types_variables_and_versions_are_checked) {
             "1:10: unsupported scenario format version 2 (this sse-conform reads version 1)");
   EXPECT_EQ(only_error(head + "        dialect: wire\n        body: a\n        body_file: b.json\n"),
             "9:9: give `body` or `body_file`, not both");
-  const auto missing_file = load_scenario_text(head + "        dialect: wire\n        body_file: no-such.json\n", "s.yaml",
-                                               "/nonexistent-dir");
+  const auto missing_file = load_scenario_text(head + "        dialect: wire\n        body_file: no-such.json\n",
+                                               "s.yaml", "/nonexistent-dir");
   ASSERT_EQ(missing_file.errors.size(), 1u);
   EXPECT_EQ(missing_file.errors[0].line, 8u);
   EXPECT_NE(missing_file.errors[0].message.find("no-such.json"), std::string::npos) << missing_file.errors[0].message;
@@ -231,9 +235,10 @@ TEST(scenario_expect, sequence_is_an_ordered_subsequence) {
   ssec::live::scenario_expect x;
   x.sequence = {"run_started", "tool_started", "tool_completed", "done"};
   check_report ok;
-  ssec::live::check_expectations(x, typed({"run_started", "message_chunk", "tool_started", "tool_result", "tool_completed",
-                                           "message_chunk", "done"}),
-                                 ok);
+  ssec::live::check_expectations(
+      x,
+      typed({"run_started", "message_chunk", "tool_started", "tool_result", "tool_completed", "message_chunk", "done"}),
+      ok);
   EXPECT_TRUE(ok.findings.empty());
   // tool_completed before tool_started: out of order, reported at its own frame.
   check_report order;
@@ -274,8 +279,9 @@ TEST(scenario_expect, event_types_follow_the_dialect) {
   ASSERT_EQ(agent.size(), 8u);
   EXPECT_EQ(agent[2].type, "tool_started");
   EXPECT_EQ(agent[2].offset, agent_with_ids.find("id: 3"));
-  const auto chat = ssec::live::event_types("data: hello\n\ndata: [ERROR] boom\n\ndata: {\"type\":\"content\",\"text\":\"a\"}\n\n",
-                                            sse::dialect::builtin_dialect("chat"), {});
+  const auto chat =
+      ssec::live::event_types("data: hello\n\ndata: [ERROR] boom\n\ndata: {\"type\":\"content\",\"text\":\"a\"}\n\n",
+                              sse::dialect::builtin_dialect("chat"), {});
   ASSERT_EQ(chat.size(), 3u);
   EXPECT_EQ(chat[0].type, "(plain_text)");
   EXPECT_EQ(chat[1].type, "(error_frame)");
@@ -404,8 +410,9 @@ TEST_F(scenario_live, variables_reach_the_server_and_never_a_report) {
         }
         ++authorized;
         res.start(200, {{"Content-Type", "text/event-stream"}});
-        res.write("id: tok-9f8e7d6c\ndata: {\"type\":\"run_started\",\"runId\":\"tok-9f8e7d6c\"}\n\n"
-                  "data: {\"type\":\"mystery\",\"runId\":\"tok-9f8e7d6c\"}\n\n");
+        res.write(
+            "id: tok-9f8e7d6c\ndata: {\"type\":\"run_started\",\"runId\":\"tok-9f8e7d6c\"}\n\n"
+            "data: {\"type\":\"mystery\",\"runId\":\"tok-9f8e7d6c\"}\n\n");
       },
       "127.0.0.1", 0);
   ASSERT_TRUE(echo.ok());
@@ -510,7 +517,8 @@ TEST_F(scenario_live, the_documented_example_runs) {
 TEST_F(scenario_live, a_refused_connection_is_a_setup_error) {
   const auto file = load(
       "version: 1\nscenarios:\n  - name: s\n    requests:\n"
-      "      - {name: r, url: 'http://127.0.0.1:1/x', dialect: wire, limits: {timeout_s: 2}, expect: {includes: [message]}}\n");
+      "      - {name: r, url: 'http://127.0.0.1:1/x', dialect: wire, limits: {timeout_s: 2}, expect: {includes: "
+      "[message]}}\n");
   const auto results = ssec::live::run_scenarios(file, {});
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0].requests[0].setup_error());
@@ -643,7 +651,8 @@ TEST_F(resume_live, a_server_that_ignores_last_event_id_gets_a_should_finding) {
   }
   EXPECT_TRUE(r.conforming());
   EXPECT_EQ(r.resume->new_from, agent_with_ids.find("id: 4"));
-  EXPECT_NE(ssec::live::to_text(r).find("resume: Last-Event-ID \"3\" -> HTTP 200, 8 events, 3 replayed"), std::string::npos)
+  EXPECT_NE(ssec::live::to_text(r).find("resume: Last-Event-ID \"3\" -> HTTP 200, 8 events, 3 replayed"),
+            std::string::npos)
       << ssec::live::to_text(r);
 }
 

@@ -42,13 +42,14 @@ struct source_location {
 };
 
 struct test_case {
-  std::string id;                  ///< 4 characters of A-HJ-NP-Z2-9, a letter and a digit; never renamed.
-  std::string name;                ///< What it tests, one line.
-  std::vector<std::string> from;   ///< Where the expectation comes from (WHATWG anchor, spec/DECISIONS.md#..., protocols/...).
-  std::vector<std::string> tags;   ///< From spec/tags.yaml.
+  std::string id;    ///< 4 characters of A-HJ-NP-Z2-9, a letter and a digit; never renamed.
+  std::string name;  ///< What it tests, one line.
+  std::vector<std::string>
+      from;  ///< Where the expectation comes from (WHATWG anchor, spec/DECISIONS.md#..., protocols/...).
+  std::vector<std::string> tags;  ///< From spec/tags.yaml.
   conformance::verdict verdict = conformance::verdict::must;
   conformance::layer layer = conformance::layer::wire;
-  std::string note;                ///< Optional longer explanation.
+  std::string note;  ///< Optional longer explanation.
 
   std::string input;                        ///< The whole stream, bytes.
   std::vector<std::size_t> written_chunks;  ///< Sizes of the chunks as written (a hint; sums to input.size()).
@@ -64,9 +65,9 @@ struct test_case {
   std::vector<std::string> findings;  ///< Producer rule ids the stream breaks.
   bool conforming = false;            ///< The stream is a conforming producer output.
 
-  std::optional<sse::limits> limits;  ///< Parser limits for the reference (impl cases only).
-  std::optional<std::string> no_scan; ///< Why the every-split-point scan is skipped.
-  std::vector<std::string> needs;     ///< Capabilities named explicitly (see required_capabilities).
+  std::optional<sse::limits> limits;   ///< Parser limits for the reference (impl cases only).
+  std::optional<std::string> no_scan;  ///< Why the every-split-point scan is skipped.
+  std::vector<std::string> needs;      ///< Capabilities named explicitly (see required_capabilities).
 
   source_location where;  ///< The line of the case's `- id:` entry.
   std::string topic;      ///< The case file's stem ("line-endings").

@@ -57,10 +57,10 @@ std::string_view known_result_statuses() noexcept;
 /// is set unless `malformed` is non-empty (then the implementation broke:
 /// outcome error).
 struct answer {
-  std::string malformed;                                ///< What is wrong with the answer, for the report.
-  std::optional<external_result> wire;                  ///< Wire events + retry, or a rejection.
-  std::optional<std::vector<nlohmann::json>> dialect;   ///< Dialect layers: the dialect event objects.
-  std::optional<std::string> dialect_rejection;         ///< Dialect layers: the implementation rejected the stream.
+  std::string malformed;                               ///< What is wrong with the answer, for the report.
+  std::optional<external_result> wire;                 ///< Wire events + retry, or a rejection.
+  std::optional<std::vector<nlohmann::json>> dialect;  ///< Dialect layers: the dialect event objects.
+  std::optional<std::string> dialect_rejection;        ///< Dialect layers: the implementation rejected the stream.
   /// Wire: a `retry` that is a JSON number but not an integer from 0 to
   /// 2^64-1 (negative, fractional, or too large, as a JavaScript double
   /// gives 2^64 for 18446744073709551615), written as the JSON library writes

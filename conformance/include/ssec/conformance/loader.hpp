@@ -45,8 +45,8 @@ ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::
 /// Loads every `*.yaml` file under `root`, recursively, in sorted path order,
 /// and checks that ids are unique across all of them. Files are shown as
 /// `display_root` + "/" + their path relative to `root`.
-ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root, std::string_view display_root,
-                                                         const tag_list& tags);
+ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root,
+                                                         std::string_view display_root, const tag_list& tags);
 
 /// True for a well-formed case id: 4 characters of A-HJ-NP-Z2-9 (no I, O, 0
 /// or 1), at least one letter and one digit (the yaml-test-suite alphabet).

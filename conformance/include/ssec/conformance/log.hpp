@@ -129,11 +129,11 @@ event_log external_view(const event_log& expected);
 
 /// Where two logs first differ.
 struct log_difference {
-  std::size_t index = 0;       ///< 0-based line of the arranged logs.
-  std::string expected_line;   ///< Canonical line, or "(end of log)".
-  std::string got_line;        ///< Canonical line, or "(end of log)".
-  std::string detail;          ///< For two events: which member differs and where; may be empty.
-  event_log got_arranged;      ///< The got log in the expected log's order, for display.
+  std::size_t index = 0;      ///< 0-based line of the arranged logs.
+  std::string expected_line;  ///< Canonical line, or "(end of log)".
+  std::string got_line;       ///< Canonical line, or "(end of log)".
+  std::string detail;         ///< For two events: which member differs and where; may be empty.
+  event_log got_arranged;     ///< The got log in the expected log's order, for display.
 };
 
 /// Compares two logs kind by kind: the events must match in order, and so

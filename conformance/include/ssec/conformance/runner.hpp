@@ -40,9 +40,9 @@ std::vector<std::string_view> chunks_of(const test_case& c, const chunking& k);
 /// Which chunkings to run.
 struct chunking_plan {
   bool whole = true;
-  bool as_written = true;           ///< Only when the case lists more than one chunk.
+  bool as_written = true;  ///< Only when the case lists more than one chunk.
   bool bytes = true;
-  bool every_split = true;          ///< Every split@N, for inputs up to every_split_max bytes and without no_scan.
+  bool every_split = true;  ///< Every split@N, for inputs up to every_split_max bytes and without no_scan.
   std::size_t every_split_max = 4096;
   unsigned random_count = 8;
   std::uint64_t seed = 0x55E5EC0FULL;  ///< Mixed with the case id, so cases get different cuts.

@@ -22,7 +22,8 @@ std::vector<std::string> catalog_paths(const std::filesystem::path& spec);
 /// loader with `tags`), and the ids `spec`/DECISIONS.md reserves (`ABCD` in
 /// backquotes). A hand-written file that does not load is an error: its ids
 /// could not be reserved.
-result<std::set<std::string>> reserved_case_ids(const std::filesystem::path& cases, const std::filesystem::path& generated,
+result<std::set<std::string>> reserved_case_ids(const std::filesystem::path& cases,
+                                                const std::filesystem::path& generated,
                                                 const std::filesystem::path& spec, const tag_list& tags);
 
 }  // namespace ssec::conformance

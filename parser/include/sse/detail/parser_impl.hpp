@@ -164,7 +164,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
   if (line.empty()) return dispatch();
   // "If the line starts with a U+003A COLON character (:): Ignore the line."
   if (line.front() == ':') {
-    if constexpr (requires(Visitor& v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
+    if constexpr (requires(Visitor & v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
       const std::string_view text = line.substr(1);
       visitor_->on_comment(repaired(text, at, known_ascii(text)), at);
     }
@@ -223,7 +223,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
       report(diag::retry_out_of_range, at, value);
     } else {
       retry_ = ms;
-      if constexpr (requires(Visitor& v) { v.on_retry(std::uint64_t{}); }) visitor_->on_retry(ms);
+      if constexpr (requires(Visitor & v) { v.on_retry(std::uint64_t{}); }) visitor_->on_retry(ms);
     }
     return true;
   }

@@ -30,7 +30,8 @@ struct parse_run {
 /// Parses `stream` once in `chunk`-byte pieces (0: whole), decoding every
 /// event with `dialect` when it is set. Chunks are cut on the fly: a vector
 /// of 16 million one-byte views would cost more memory than the stream.
-parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits, sse::dialect::decoder* dialect);
+parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits,
+                     sse::dialect::decoder* dialect);
 
 /// `runs` timed parses and their summary.
 struct measurement {

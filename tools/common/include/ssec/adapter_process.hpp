@@ -17,11 +17,11 @@ namespace ssec {
 
 /// How one request/response exchange ended.
 enum class exchange_status {
-  ok,         ///< A full line came back; it is in exchange::line.
-  timeout,    ///< No full line before the deadline; the child was killed.
-  crashed,    ///< The child closed its stdout or exited; `detail` says how.
-  oversized,  ///< The answer grew past the size bound; the child was killed.
-  not_running ///< The child could not be started.
+  ok,          ///< A full line came back; it is in exchange::line.
+  timeout,     ///< No full line before the deadline; the child was killed.
+  crashed,     ///< The child closed its stdout or exited; `detail` says how.
+  oversized,   ///< The answer grew past the size bound; the child was killed.
+  not_running  ///< The child could not be started.
 };
 
 /// The outcome of adapter_process::exchange.

@@ -23,8 +23,8 @@ namespace ssec::http {
 /// A parsed request. Header names are lower-cased.
 struct request {
   std::string method;
-  std::string target;  ///< As sent: path plus query.
-  std::string path;    ///< Target without the query, percent-decoding not applied.
+  std::string target;                        ///< As sent: path plus query.
+  std::string path;                          ///< Target without the query, percent-decoding not applied.
   std::map<std::string, std::string> query;  ///< Decoded query parameters (last one wins).
   std::map<std::string, std::string> headers;
   std::string body;

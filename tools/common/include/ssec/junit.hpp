@@ -34,7 +34,7 @@ struct result {
 };
 
 struct testcase {
-  junit::attributes attributes;       ///< classname, name, file, line, time... as the caller wants them.
+  junit::attributes attributes;        ///< classname, name, file, line, time... as the caller wants them.
   std::vector<junit::result> results;  ///< None: passed (written self-closed).
 };
 

@@ -37,8 +37,8 @@ std::string_view to_string(json_type t) noexcept;
 /// The JSON types a catalog field admits. `integer` admits a number with an
 /// integral value (3 and 3.0 alike), `number` every number, `any` everything.
 struct type_set {
-  static constexpr std::uint8_t null = 1, boolean = 2, integer = 4, number = 8, string = 16, array = 32,
-                                object = 64, any = 127;
+  static constexpr std::uint8_t null = 1, boolean = 2, integer = 4, number = 8, string = 16, array = 32, object = 64,
+                                any = 127;
   std::uint8_t bits = 0;
 
   /// True when a value of type `t` (integral when `integral`) is admitted.
@@ -66,14 +66,14 @@ struct trace {
 
 /// One field of an event (or of the envelope, or nested in an object field).
 struct field_spec {
-  std::string key;                             ///< The exact JSON key.
-  type_set types;                              ///< Admitted JSON types.
-  bool required = false;                       ///< A conforming producer always sends it.
-  std::optional<nlohmann::json> default_value; ///< Applied by the decoder when missing.
+  std::string key;                              ///< The exact JSON key.
+  type_set types;                               ///< Admitted JSON types.
+  bool required = false;                        ///< A conforming producer always sends it.
+  std::optional<nlohmann::json> default_value;  ///< Applied by the decoder when missing.
   std::string purpose;
   trace origin;
-  std::vector<field_spec> fields;              ///< Nested fields of an object field.
-  bool from_envelope = false;                  ///< Inherited (maybe refined) from the envelope.
+  std::vector<field_spec> fields;  ///< Nested fields of an object field.
+  bool from_envelope = false;      ///< Inherited (maybe refined) from the envelope.
   location where;
 };
 
@@ -113,8 +113,8 @@ struct frame_shape_spec {
 struct difference_spec {
   std::string aspect, base, profile;
   trace origin;
-  std::vector<std::string> events;    ///< Event types concerned.
-  std::string error_wire_event;       ///< SSE event type that marks an error frame, or empty.
+  std::vector<std::string> events;      ///< Event types concerned.
+  std::string error_wire_event;         ///< SSE event type that marks an error frame, or empty.
   std::vector<std::string> no_default;  ///< "type.field" whose default the profile removes.
   location where;
 };
@@ -139,10 +139,33 @@ std::string_view to_string(basis b) noexcept;
 
 /// What the validator checks for a rule; see spec/FORMAT.md for each kind.
 enum class check_kind : std::uint8_t {
-  utf8, frame_terminated, lf_line_ends, single_data_line, data_only, data_space, json_object,
-  object_has_type, known_type, field_required, field_type, key_casing, undeclared_field, unique_keys,
-  forbidden_field, forbidden_type, refers, unique_value, constant_field, increasing, pair, pair_closed,
-  first_frame, last_frame, at_most_once, followed_only_by, content_type,
+  utf8,
+  frame_terminated,
+  lf_line_ends,
+  single_data_line,
+  data_only,
+  data_space,
+  json_object,
+  object_has_type,
+  known_type,
+  field_required,
+  field_type,
+  key_casing,
+  undeclared_field,
+  unique_keys,
+  forbidden_field,
+  forbidden_type,
+  refers,
+  unique_value,
+  constant_field,
+  increasing,
+  pair,
+  pair_closed,
+  first_frame,
+  last_frame,
+  at_most_once,
+  followed_only_by,
+  content_type,
 };
 
 /// The catalog name of a check kind ("field_required").
@@ -158,16 +181,16 @@ struct field_path {
 /// A check and its parameters (only those of its kind are set).
 struct check_spec {
   check_kind kind = check_kind::utf8;
-  std::vector<field_path> fields;  ///< field_required, forbidden_field; refers: from and also_from; unique_value: one.
-  field_path to;                   ///< refers.
-  std::vector<std::string> types;  ///< forbidden_type, first_frame, last_frame, at_most_once; followed_only_by: after.
-  std::vector<std::string> allow;  ///< followed_only_by.
-  std::string field;               ///< constant_field, increasing: a top-level key.
-  std::string open;                ///< pair, pair_closed.
-  std::vector<std::string> close;  ///< pair, pair_closed.
-  std::vector<std::string> during; ///< pair.
-  std::string key;                 ///< pair, pair_closed: the pairing key, or empty (pair by count).
-  std::string value;               ///< content_type: the media type (essence), lower case.
+  std::vector<field_path> fields;   ///< field_required, forbidden_field; refers: from and also_from; unique_value: one.
+  field_path to;                    ///< refers.
+  std::vector<std::string> types;   ///< forbidden_type, first_frame, last_frame, at_most_once; followed_only_by: after.
+  std::vector<std::string> allow;   ///< followed_only_by.
+  std::string field;                ///< constant_field, increasing: a top-level key.
+  std::string open;                 ///< pair, pair_closed.
+  std::vector<std::string> close;   ///< pair, pair_closed.
+  std::vector<std::string> during;  ///< pair.
+  std::string key;                  ///< pair, pair_closed: the pairing key, or empty (pair by count).
+  std::string value;                ///< content_type: the media type (essence), lower case.
 };
 
 struct rule_spec {
@@ -203,8 +226,8 @@ struct dialect_spec {
   std::vector<field_spec> envelope;  ///< Fields every event may carry (agent), or empty.
   std::vector<event_spec> events;
   std::vector<const rule_spec*> rules;  ///< The rules that name this dialect, in catalog order.
-  std::string error_prefix;        ///< The error shape's prefix; empty when the dialect has none.
-  std::string error_wire_event;    ///< SSE event type marking error frames (code profile), or empty.
+  std::string error_prefix;             ///< The error shape's prefix; empty when the dialect has none.
+  std::string error_wire_event;         ///< SSE event type marking error frames (code profile), or empty.
   location where;
 
   /// The event type, or nullptr. O(1).

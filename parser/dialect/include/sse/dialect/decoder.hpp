@@ -30,10 +30,10 @@ namespace sse::dialect {
 
 /// The data of one wire event and what the wire layer knows about it.
 struct frame {
-  std::string_view data;                   ///< The event's data (multi-line data joined with LF).
-  std::string_view event_type = "message"; ///< The SSE event type.
-  std::string_view last_event_id;          ///< The last event ID string at dispatch.
-  std::uint64_t offset = 0;                ///< Stream offset of the event's block.
+  std::string_view data;                    ///< The event's data (multi-line data joined with LF).
+  std::string_view event_type = "message";  ///< The SSE event type.
+  std::string_view last_event_id;           ///< The last event ID string at dispatch.
+  std::uint64_t offset = 0;                 ///< Stream offset of the event's block.
 
   frame() = default;
   frame(std::string_view data_, std::string_view event_type_ = "message", std::string_view last_event_id_ = {},
@@ -91,23 +91,24 @@ class value_view {
 struct field_view {
   std::string_view key;
   value_view value;
-  bool defaulted = false;              ///< Missing from the frame; the catalog's default.
-  const field_spec* spec = nullptr;    ///< The catalog's field, or nullptr if undeclared.
+  bool defaulted = false;            ///< Missing from the frame; the catalog's default.
+  const field_spec* spec = nullptr;  ///< The catalog's field, or nullptr if undeclared.
 };
 
 /// One decoded frame. NOTE lifetime: every view, and the event itself, is valid
 /// until the decoder's next decode() or its destruction; to_event() copies.
 struct event_view {
   event_kind kind = event_kind::plain_text;
-  std::string_view type;            ///< structured and unknown: the type.
-  std::string_view text;            ///< plain_text: the whole data; error: the message.
-  std::string_view raw;             ///< Always: the frame's data exactly.
-  std::span<const field_view> fields;  ///< structured, unknown: the members (`type` included; repeated keys once, last value) then the defaults.
+  std::string_view type;               ///< structured and unknown: the type.
+  std::string_view text;               ///< plain_text: the whole data; error: the message.
+  std::string_view raw;                ///< Always: the frame's data exactly.
+  std::span<const field_view> fields;  ///< structured, unknown: the members (`type` included; repeated keys once, last
+                                       ///< value) then the defaults.
   const event_spec* spec = nullptr;    ///< structured: the catalog's entry.
-  bool json_object = false;         ///< The data is a JSON object (also for plain text: an object without a string type).
-  bool duplicate_keys = false;      ///< The object names a key more than once.
-  std::string_view wire_type;       ///< The SSE event type of the frame.
-  std::uint64_t offset = 0;         ///< Stream offset of the frame's block.
+  bool json_object = false;     ///< The data is a JSON object (also for plain text: an object without a string type).
+  bool duplicate_keys = false;  ///< The object names a key more than once.
+  std::string_view wire_type;   ///< The SSE event type of the frame.
+  std::uint64_t offset = 0;     ///< Stream offset of the frame's block.
 
   /// The field with this key (present or defaulted), or nullptr.
   const field_view* find(std::string_view key) const noexcept;
@@ -117,10 +118,10 @@ struct event_view {
 struct event {
   event_kind kind = event_kind::plain_text;
   std::string type;
-  nlohmann::json fields;              ///< structured, unknown: the object with defaults applied; null otherwise.
+  nlohmann::json fields;  ///< structured, unknown: the object with defaults applied; null otherwise.
   std::string text;
   std::string raw;
-  std::vector<std::string> defaulted; ///< Keys the catalog's defaults supplied.
+  std::vector<std::string> defaulted;  ///< Keys the catalog's defaults supplied.
 
   /// Equal JSON forms (fields compare as JSON values).
   friend bool operator==(const event& a, const event& b);

@@ -75,8 +75,8 @@ struct validation_report {
   std::string dialect;
   std::size_t frames = 0;
   std::vector<finding> findings;
-  std::size_t must = 0;    ///< Findings of severity must.
-  std::size_t should = 0;  ///< Findings of severity should.
+  std::size_t must = 0;         ///< Findings of severity must.
+  std::size_t should = 0;       ///< Findings of severity should.
   errc wire_status = errc::ok;  ///< A fatal wire error (limit), if any; frames before it were checked.
   std::uint64_t wire_error_offset = 0;
   /// True when no MUST rule is broken.

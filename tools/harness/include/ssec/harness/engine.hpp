@@ -68,9 +68,9 @@ result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds 
 /// multi-MiB stream sent byte by byte gets the time linear work needs, and an
 /// adapter slower than that (quadratic, say) still times out.
 struct time_budget {
-  std::chrono::milliseconds base{5000};       ///< --timeout-ms: any request.
-  std::chrono::milliseconds per_mib{500};     ///< --timeout-per-mib-ms: per MiB (2^20 bytes) of request line.
-  std::chrono::milliseconds per_kchunk{20};   ///< --timeout-per-kchunk-ms: per 1000 chunks.
+  std::chrono::milliseconds base{5000};      ///< --timeout-ms: any request.
+  std::chrono::milliseconds per_mib{500};    ///< --timeout-per-mib-ms: per MiB (2^20 bytes) of request line.
+  std::chrono::milliseconds per_kchunk{20};  ///< --timeout-per-kchunk-ms: per 1000 chunks.
 
   /// base + per_mib * request_bytes / 2^20 + per_kchunk * chunks / 1000,
   /// rounded up to whole milliseconds. No overflow for any request that fits in memory.
@@ -78,14 +78,14 @@ struct time_budget {
 };
 
 struct run_options {
-  std::string impl;                                   ///< The adapter command (/bin/sh -c).
-  std::string service;                                ///< Instead: a test service's URL (service.hpp, run_service).
-  conformance::chunking_plan plan;                    ///< Which chunkings (ignored when `only_chunking`).
-  std::optional<conformance::chunking> only_chunking; ///< Exactly this chunking (for reproducing one failure).
-  time_budget timeout;                                ///< Per exchange (one case under one chunking).
+  std::string impl;                                    ///< The adapter command (/bin/sh -c).
+  std::string service;                                 ///< Instead: a test service's URL (service.hpp, run_service).
+  conformance::chunking_plan plan;                     ///< Which chunkings (ignored when `only_chunking`).
+  std::optional<conformance::chunking> only_chunking;  ///< Exactly this chunking (for reproducing one failure).
+  time_budget timeout;                                 ///< Per exchange (one case under one chunking).
   std::chrono::milliseconds hello_timeout{10000};
-  unsigned jobs = 1;                                  ///< Adapter processes in parallel.
-  bool strict = false;                                ///< non-strict becomes fail.
+  unsigned jobs = 1;    ///< Adapter processes in parallel.
+  bool strict = false;  ///< non-strict becomes fail.
   std::size_t max_answer_bytes = std::size_t{64} << 20;
   /// How a reproduce command starts: this tool, `run`, --impl and the options
   /// that change answers (--cases, --timeout-ms); the engine appends --run and --chunking.
@@ -94,42 +94,42 @@ struct run_options {
 
 /// The budget of the exchange that timed out, for the report.
 struct budget_detail {
-  std::size_t request_bytes = 0;           ///< The request line's length.
-  std::size_t chunks = 0;                  ///< Chunks in the request.
-  time_budget of;                          ///< The run's budget parameters.
-  std::chrono::milliseconds total{0};      ///< of.for_request(request_bytes, chunks).
+  std::size_t request_bytes = 0;       ///< The request line's length.
+  std::size_t chunks = 0;              ///< Chunks in the request.
+  time_budget of;                      ///< The run's budget parameters.
+  std::chrono::milliseconds total{0};  ///< of.for_request(request_bytes, chunks).
 };
 
 /// The details of the first chunking that went wrong in a case.
 struct failure_detail {
-  std::string chunking;          ///< Its report name, e.g. "random(seed=123)".
+  std::string chunking;  ///< Its report name, e.g. "random(seed=123)".
   std::size_t chunk_count = 0;
-  std::string input;             ///< The chunks, escaped (conformance::describe_chunks).
-  std::string expected;          ///< The expected log (external view).
-  std::string received;          ///< What the adapter answered, or what went wrong.
-  std::string first_difference;  ///< Where the logs first differ, or the error.
-  std::string stderr_tail;       ///< The adapter's stderr (error / timeout).
-  std::string reproduce;         ///< One command that reproduces exactly this failure.
+  std::string input;                    ///< The chunks, escaped (conformance::describe_chunks).
+  std::string expected;                 ///< The expected log (external view).
+  std::string received;                 ///< What the adapter answered, or what went wrong.
+  std::string first_difference;         ///< Where the logs first differ, or the error.
+  std::string stderr_tail;              ///< The adapter's stderr (error / timeout).
+  std::string reproduce;                ///< One command that reproduces exactly this failure.
   std::optional<budget_detail> budget;  ///< Set on a timeout: the time the exchange had, and why.
 };
 
 struct case_result {
   const conformance::test_case* c = nullptr;
-  std::string path;                 ///< case_path(*c)
+  std::string path;  ///< case_path(*c)
   harness::outcome outcome = harness::outcome::pass;
-  std::string reason;               ///< Skip reason, or a one-line summary of what went wrong.
+  std::string reason;  ///< Skip reason, or a one-line summary of what went wrong.
   std::size_t chunkings_run = 0;
   std::size_t chunkings_failed = 0;
   std::optional<failure_detail> failure;
-  bool baselined = false;           ///< Listed in the baseline (see baseline.hpp).
-  bool stale = false;               ///< Listed in the baseline, but passed.
+  bool baselined = false;  ///< Listed in the baseline (see baseline.hpp).
+  bool stale = false;      ///< Listed in the baseline, but passed.
   double seconds = 0;
 };
 
 struct run_result {
-  std::string setup_error;          ///< Non-empty: the run could not start (exit 2).
+  std::string setup_error;  ///< Non-empty: the run could not start (exit 2).
   adapter_info adapter;
-  std::vector<case_result> cases;   ///< In selection order, whatever `jobs`.
+  std::vector<case_result> cases;  ///< In selection order, whatever `jobs`.
   double seconds = 0;
 };
 

@@ -26,24 +26,24 @@ namespace ssec::live {
 
 struct check_options {
   const sse::dialect::dialect_spec* dialect = nullptr;  ///< Null: wire checks only.
-  sse::limits limits;                   ///< Reference parser limits (also the validator's).
-  std::size_t max_events = 0;           ///< Live: stop after this many events; 0 = no limit. Not a failure.
-  std::uint64_t chunking_seeds = 16;    ///< Seeded random re-parses (plus whole, per-byte up to 64 KiB, as received).
-  double heartbeat_s = 0;               ///< Report silences longer than this (should); 0 = off.
-  double burst_min_s = 0.5;             ///< A stream lasting longer than this whose events all came in one read is "buffered".
+  sse::limits limits;                                   ///< Reference parser limits (also the validator's).
+  std::size_t max_events = 0;         ///< Live: stop after this many events; 0 = no limit. Not a failure.
+  std::uint64_t chunking_seeds = 16;  ///< Seeded random re-parses (plus whole, per-byte up to 64 KiB, as received).
+  double heartbeat_s = 0;             ///< Report silences longer than this (should); 0 = off.
+  double burst_min_s = 0.5;  ///< A stream lasting longer than this whose events all came in one read is "buffered".
 };
 
 /// One finding: a producer rule from the catalog, or a transport/wire rule
 /// of check itself (ids in tools/docs/check.md: HTTP-*, STREAM-*, WIRE-*).
 struct check_finding {
   std::string rule;
-  std::string severity;                ///< "must" or "should".
-  std::optional<std::size_t> frame;    ///< 0-based frame index, when the finding concerns one.
-  std::uint64_t offset = 0;            ///< Byte offset in the received body (of `stream`).
+  std::string severity;              ///< "must" or "should".
+  std::optional<std::size_t> frame;  ///< 0-based frame index, when the finding concerns one.
+  std::uint64_t offset = 0;          ///< Byte offset in the received body (of `stream`).
   std::string message;
   std::string expected;
   std::string seen;
-  std::size_t stream = 0;              ///< 0: the first response; 1: the resumed one (Last-Event-ID).
+  std::size_t stream = 0;  ///< 0: the first response; 1: the resumed one (Last-Event-ID).
   /// What a catalog rule's severity rests on: "document" or "decision", and
   /// the line sse::dialect::basis_text gives; both empty for the tool's own
   /// findings (connection, limits, scenario expectations).
@@ -56,8 +56,8 @@ struct check_timing {
   double first_event = -1;  ///< Seconds to the arrival of the piece completing the first event.
   double last_byte = -1;
   double total = 0;
-  double max_gap = 0;       ///< Longest silence between received pieces.
-  double max_event_gap = 0; ///< Longest time between two events.
+  double max_gap = 0;        ///< Longest silence between received pieces.
+  double max_event_gap = 0;  ///< Longest time between two events.
   double mean_event_gap = 0;
 };
 
@@ -72,16 +72,16 @@ struct check_timing {
 ///  - "not_applicable": nothing to resume from (no ids, or no stream at all).
 struct resume_report {
   std::string verdict;
-  std::string reason;              ///< One sentence: why this verdict.
-  std::string last_event_id;       ///< The Last-Event-ID sent; empty when not sent.
-  long status = 0;                 ///< The second response's status (0: none).
-  std::string end;                 ///< How the second exchange ended (stream_end name).
+  std::string reason;         ///< One sentence: why this verdict.
+  std::string last_event_id;  ///< The Last-Event-ID sent; empty when not sent.
+  long status = 0;            ///< The second response's status (0: none).
+  std::string end;            ///< How the second exchange ended (stream_end name).
   std::uint64_t bytes = 0;
   std::size_t events = 0;
-  std::size_t replayed = 0;        ///< Events of the second stream whose id the first had delivered.
-  std::string first_id;            ///< The id of the second stream's first event ("" when none).
-  std::uint64_t join_offset = 0;   ///< End of the first stream's last complete frame: where the streams join.
-  std::uint64_t new_from = 0;      ///< Offset in the second stream after its replayed events: where new events begin.
+  std::size_t replayed = 0;       ///< Events of the second stream whose id the first had delivered.
+  std::string first_id;           ///< The id of the second stream's first event ("" when none).
+  std::uint64_t join_offset = 0;  ///< End of the first stream's last complete frame: where the streams join.
+  std::uint64_t new_from = 0;     ///< Offset in the second stream after its replayed events: where new events begin.
   double seconds_total = 0;
 };
 
@@ -91,15 +91,15 @@ struct check_report {
   long status = 0;
   std::string content_type;
   std::string content_encoding;
-  std::string end;      ///< How the exchange ended (stream_end name).
+  std::string end;  ///< How the exchange ended (stream_end name).
   std::string error;
   std::string redirect_url;
   std::uint64_t bytes = 0;
   std::size_t pieces = 0;
   std::size_t events = 0;
-  std::size_t comments = 0;        ///< Heartbeats, usually.
-  std::size_t frames = 0;          ///< Frames the validator saw.
-  std::size_t event_reads = 0;     ///< Distinct reads that completed at least one event.
+  std::size_t comments = 0;     ///< Heartbeats, usually.
+  std::size_t frames = 0;       ///< Frames the validator saw.
+  std::size_t event_reads = 0;  ///< Distinct reads that completed at least one event.
   std::size_t frames_split_across_reads = 0;
   std::string last_event_id;
   std::size_t chunkings_tried = 0;
@@ -148,12 +148,12 @@ capture fetch_sampled(http::stream_request req, std::size_t max_events, double m
 
 /// The limits of reading a stream from a file descriptor, as a live read has them.
 struct read_limits {
-  double timeout_s = 60;         ///< Whole read; 0 = none.
-  double idle_timeout_s = 30;    ///< Longest silence; 0 = none.
-  double max_time_s = 0;         ///< A sample: stop then, end "max_time"; 0 = off.
-  std::uint64_t max_bytes = 0;   ///< 0 = no limit; end "max_bytes".
-  std::size_t max_events = 0;    ///< Stop after this many events (end "stopped"); 0 = no limit.
-  sse::limits limits;            ///< Reference parser limits: its first fatal error stops the read ("stopped").
+  double timeout_s = 60;        ///< Whole read; 0 = none.
+  double idle_timeout_s = 30;   ///< Longest silence; 0 = none.
+  double max_time_s = 0;        ///< A sample: stop then, end "max_time"; 0 = off.
+  std::uint64_t max_bytes = 0;  ///< 0 = no limit; end "max_bytes".
+  std::size_t max_events = 0;   ///< Stop after this many events (end "stopped"); 0 = no limit.
+  sse::limits limits;           ///< Reference parser limits: its first fatal error stops the read ("stopped").
 };
 
 /// Reads `fd` (standard input for `check -`) as it arrives, with arrival
@@ -181,8 +181,8 @@ void judge_resumption(const capture& first, const capture& second, const std::st
 /// but no event limit: --max-events is how the first stream is cut so that
 /// there is something to resume, the rest is read to its end. The second
 /// capture is stored in `second_out` if given.
-void check_resumption(const http::stream_request& req, double max_time_s, const capture& first, const check_options& opt,
-                      check_report& report, capture* second_out = nullptr);
+void check_resumption(const http::stream_request& req, double max_time_s, const capture& first,
+                      const check_options& opt, check_report& report, capture* second_out = nullptr);
 
 /// Expands $NAME and ${NAME} from the environment in `text`; each expanded
 /// value is appended to `secrets` (so reports can redact it). An error
@@ -194,7 +194,8 @@ result<std::string> expand_env(std::string_view text, std::vector<std::string>& 
 result<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets);
 /// The same, the name of an unset variable in `missing`: the form
 /// scenario.cpp still calls.
-std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets, std::string& missing);
+std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets,
+                                             std::string& missing);
 
 /// `text` with every occurrence of each non-empty secret replaced by "[redacted]".
 std::string redact(std::string text, const std::vector<std::string>& secrets);

@@ -17,8 +17,8 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "sse/parser.hpp"
-#include "ssec/result.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::live {
 
@@ -27,12 +27,12 @@ inline constexpr int scenario_format_version = 1;
 
 /// How long and how much one request may read (`limits:`).
 struct scenario_limits {
-  double timeout_s = 60;                   ///< The whole exchange; 0 = none. Striking it is STREAM-TIMEOUT.
-  double idle_timeout_s = 30;              ///< Longest silence; 0 = none. Striking it is STREAM-IDLE-TIMEOUT.
-  double max_time_s = 0;                   ///< Sample for this long, then judge (not a finding); 0 = off.
-  std::uint64_t max_bytes = 64ull << 20;   ///< Stop after this many body bytes (not a finding); 0 = none.
-  std::size_t max_events = 0;              ///< Stop after this many events (not a finding); 0 = none.
-  sse::limits parser;                      ///< max_line, max_event_data of the reference parser.
+  double timeout_s = 60;                  ///< The whole exchange; 0 = none. Striking it is STREAM-TIMEOUT.
+  double idle_timeout_s = 30;             ///< Longest silence; 0 = none. Striking it is STREAM-IDLE-TIMEOUT.
+  double max_time_s = 0;                  ///< Sample for this long, then judge (not a finding); 0 = off.
+  std::uint64_t max_bytes = 64ull << 20;  ///< Stop after this many body bytes (not a finding); 0 = none.
+  std::size_t max_events = 0;             ///< Stop after this many events (not a finding); 0 = none.
+  sse::limits parser;                     ///< max_line, max_event_data of the reference parser.
 };
 
 /// The event types a request must and must not produce (`expect:`). Types
@@ -48,16 +48,16 @@ struct scenario_expect {
 /// One request, defaults applied and ${NAME} expanded.
 struct scenario_request {
   std::string name;
-  std::size_t line = 0;                ///< 1-based line of the request in the file.
-  std::string url;                     ///< Expanded: what is requested.
-  std::string shown_url;               ///< As written (variables unexpanded): what reports show.
-  std::string method;                  ///< Empty: GET, or POST when there is a body.
-  std::vector<std::string> headers;    ///< "Name: value", expanded.
-  std::string body;                    ///< `body` expanded, or the bytes of `body_file` as they are.
-  std::string dialect = "wire";        ///< "wire" or a built-in dialect.
+  std::size_t line = 0;                              ///< 1-based line of the request in the file.
+  std::string url;                                   ///< Expanded: what is requested.
+  std::string shown_url;                             ///< As written (variables unexpanded): what reports show.
+  std::string method;                                ///< Empty: GET, or POST when there is a body.
+  std::vector<std::string> headers;                  ///< "Name: value", expanded.
+  std::string body;                                  ///< `body` expanded, or the bytes of `body_file` as they are.
+  std::string dialect = "wire";                      ///< "wire" or a built-in dialect.
   const sse::dialect::dialect_spec* spec = nullptr;  ///< Null for "wire".
   scenario_limits limits;
-  bool resume = false;                 ///< Try Last-Event-ID resumption after the stream.
+  bool resume = false;  ///< Try Last-Event-ID resumption after the stream.
   scenario_expect expect;
 };
 
@@ -69,9 +69,9 @@ struct scenario {
 
 /// A loaded scenario file.
 struct scenario_file {
-  std::string display;                 ///< The file as errors and reports name it.
+  std::string display;  ///< The file as errors and reports name it.
   std::vector<scenario> scenarios;
-  std::vector<std::string> secrets;    ///< Every expanded variable's value: redacted in every report.
+  std::vector<std::string> secrets;  ///< Every expanded variable's value: redacted in every report.
 };
 
 /// Loads a scenario file's text. `display` names it in errors; `base_dir`
@@ -89,16 +89,16 @@ ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path&
 /// One event as the expectations see it.
 struct typed_event {
   std::string type;
-  std::size_t frame = 0;       ///< 0-based index among the stream's events.
-  std::uint64_t offset = 0;    ///< Offset of its block in its stream.
-  std::size_t stream = 0;      ///< 0: first response; 1: resumed.
+  std::size_t frame = 0;     ///< 0-based index among the stream's events.
+  std::uint64_t offset = 0;  ///< Offset of its block in its stream.
+  std::size_t stream = 0;    ///< 0: first response; 1: resumed.
 };
 
 /// The types of a stream's events: the dialect's decoded type ("(plain_text)",
 /// "(error_frame)" for frames that are not structured), or the SSE type when
 /// `d` is null. `stream` is copied into each.
-std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect::dialect_spec* d, const sse::limits& lim,
-                                     std::size_t stream = 0);
+std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect::dialect_spec* d,
+                                     const sse::limits& lim, std::size_t stream = 0);
 
 /// Adds a finding to `r` for each unmet expectation (all severity must):
 /// SCENARIO-REQUIRED-TYPE (a type of `sequence` or `includes` never came),
@@ -118,7 +118,7 @@ struct request_result {
   std::string name;
   std::size_t line = 0;
   std::string method;
-  check_report report;                 ///< A single check's findings plus SCENARIO-*; already redacted.
+  check_report report;  ///< A single check's findings plus SCENARIO-*; already redacted.
   std::vector<std::pair<std::string, std::size_t>> type_counts;  ///< Types seen, in order of first arrival.
   bool setup_error() const noexcept { return report.end == "connect_error"; }
 };
@@ -135,7 +135,8 @@ struct scenario_result {
 std::vector<scenario_result> run_scenarios(const scenario_file& f, const scenario_options& o);
 
 /// Runs one request (what run_scenarios does per request).
-request_result run_request(const scenario_request& q, const scenario_options& o, const std::vector<std::string>& secrets);
+request_result run_request(const scenario_request& q, const scenario_options& o,
+                           const std::vector<std::string>& secrets);
 
 /// Console text: per scenario, per request the check report and its types,
 /// then a verdict per scenario and overall.

@@ -29,11 +29,11 @@ struct served_stream {
 
 /// One row of the conformance matrix from a browser run (or a test service).
 struct browser_row {
-  std::string impl;     ///< "browser:" + a short user-agent name.
+  std::string impl;  ///< "browser:" + a short user-agent name.
   std::string case_name;
   conformance::outcome outcome = conformance::outcome::pass;
   conformance::verdict verdict = conformance::verdict::must;  ///< The case's, for the status line (IMPL_ACCEPT).
-  std::string detail;   ///< Why it did not pass: the first difference, the skip reason.
+  std::string detail;                             ///< Why it did not pass: the first difference, the skip reason.
   std::optional<conformance::mismatch> mismatch;  ///< For the mismatch outcomes.
   /// The outcome in the result line format: PASS, FAIL, IMPL_ACCEPT,
   /// IMPL_DIFFER, TIMEOUT, CRASH or SKIPPED (conformance::to_result_status).
@@ -42,9 +42,9 @@ struct browser_row {
 
 /// Limits every fault respects, so a served fault never outlives its test.
 struct serve_limits {
-  double max_stall_s = 600;                   ///< Longest stall.
+  double max_stall_s = 600;                      ///< Longest stall.
   std::uint64_t max_endless_bytes = 1ull << 30;  ///< The endless line stops here (or when the client leaves).
-  int max_delay_ms = 60000;                   ///< Cap on delay_ms and drip_ms.
+  int max_delay_ms = 60000;                      ///< Cap on delay_ms and drip_ms.
 };
 
 /// The serve handlers over an ssec::http::server. Thread-safe.
@@ -52,8 +52,8 @@ class case_server {
  public:
   /// Serves `cases` at /case/<test_name> and `streams` at /stream/<name> on
   /// address:port (0 = any free port). Check ok().
-  case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams, std::string address = "127.0.0.1",
-              std::uint16_t port = 0, serve_limits limits = {});
+  case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams,
+              std::string address = "127.0.0.1", std::uint16_t port = 0, serve_limits limits = {});
   ~case_server();
 
   bool ok() const noexcept;

@@ -14,11 +14,11 @@
 namespace ssec::live {
 
 struct service_options {
-  std::string service_url;      ///< The test service's base URL (GET / answers its capabilities).
-  std::string stream_base_url;  ///< Where `serve` serves /case/<name>.
-  double case_timeout_s = 5;    ///< Longest wait for one case's stream to end.
-  std::string impl = "service"; ///< The matrix's implementation name.
-  bool strict = false;          ///< Grade a `should` mismatch as fail.
+  std::string service_url;       ///< The test service's base URL (GET / answers its capabilities).
+  std::string stream_base_url;   ///< Where `serve` serves /case/<name>.
+  double case_timeout_s = 5;     ///< Longest wait for one case's stream to end.
+  std::string impl = "service";  ///< The matrix's implementation name.
+  bool strict = false;           ///< Grade a `should` mismatch as fail.
 };
 
 /// Runs every case through the service, one at a time: POST / to open a
@@ -29,6 +29,7 @@ struct service_options {
 /// stream the service refuses to open is an error. Fails when the service is
 /// unreachable, its capabilities answer is not JSON, or the callback server
 /// cannot start.
-result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases, const service_options& opt);
+result<std::vector<browser_row>> drive_service(const std::vector<conformance::test_case>& cases,
+                                               const service_options& opt);
 
 }  // namespace ssec::live
