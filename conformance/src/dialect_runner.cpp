@@ -19,13 +19,17 @@ std::string header(const test_case& c) {
 }  // namespace
 
 std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan) {
+  const auto& builtin = sse::dialect::builtin_catalog();
+  if (!builtin.ok()) return header(c) + "the built-in catalogs do not load: " + builtin.error_text();
+  return check_dialect_reference(c, plan, *builtin.value);
+}
+
+std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan,
+                                                   const sse::dialect::catalog& contract) {
   if (c.layer == layer::wire) return std::nullopt;
   const std::string dialect_name(to_string(c.layer));
-  const auto* d = sse::dialect::builtin_dialect(dialect_name);
-  if (d == nullptr) {
-    return header(c) + "the built-in catalogs have no dialect '" + dialect_name +
-           "': " + sse::dialect::builtin_catalog().error_text();
-  }
+  const auto* d = contract.dialect(dialect_name);
+  if (d == nullptr) return header(c) + "the catalogs have no dialect '" + dialect_name + "'";
   if (c.has_dialect_events) {
     std::vector<sse::dialect::event> expected;
     for (std::size_t i = 0; i < c.dialect_events.size(); ++i) {
@@ -72,9 +76,10 @@ std::optional<std::string> check_dialect_reference(const test_case& c, const chu
   return out.str();
 }
 
-std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan) {
+std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan,
+                                                   const sse::dialect::catalog& contract) {
   if (const auto f = check_reference(c, plan)) return describe(c, *f);
-  return check_dialect_reference(c, plan);
+  return check_dialect_reference(c, plan, contract);
 }
 
 }  // namespace ssec::conformance

@@ -2,7 +2,9 @@
 #include "ssec/conformance/spec_folder.hpp"
 
 #include <algorithm>
+#include <map>
 
+#include "sse/dialect/traceability.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/input.hpp"
 
@@ -18,6 +20,63 @@ std::vector<std::string> catalog_paths(const fs::path& spec) {
     if (p.extension() == ".yaml" && p.filename() != "tags.yaml") out.push_back(p.string());
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> load_contract(const contract_source& source) {
+  ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> out;
+  if (source.builtin()) {
+    out = sse::dialect::builtin_catalog();
+  } else {
+    std::vector<std::string> paths;
+    if (!source.spec_dir.empty()) {
+      std::error_code ec;
+      if (!fs::is_directory(source.spec_dir, ec)) {
+        out.errors.push_back({"not a folder of catalogs (--spec)", source.spec_dir});
+        return out;
+      }
+      paths = catalog_paths(source.spec_dir);
+      if (paths.empty()) {
+        out.errors.push_back({"holds no catalog (*.yaml besides tags.yaml)", source.spec_dir});
+        return out;
+      }
+    }
+    paths.insert(paths.end(), source.catalog_files.begin(), source.catalog_files.end());
+    out = sse::dialect::load_catalog_files(paths);
+    if (!out.ok()) return out;
+    // Each file's decisions against the DECISIONS.md of its own folder.
+    std::map<fs::path, std::vector<std::string>> by_folder;
+    for (const auto& p : paths) by_folder[fs::path(p).parent_path()].push_back(p);
+    for (const auto& [folder, files] : by_folder) {
+      const fs::path decisions = folder / "DECISIONS.md";
+      const auto text = read_all(decisions.string());
+      const auto anchors = text ? sse::dialect::decision_anchors(text.value()) : std::set<std::string, std::less<>>{};
+      const auto in_folder = [&](const std::string& file) {
+        return std::find(files.begin(), files.end(), file) != files.end();
+      };
+      auto errors = sse::dialect::check_decisions(*out.value, in_folder, anchors,
+                                                  text ? decisions.string() : decisions.string() + " (missing)");
+      out.errors.insert(out.errors.end(), errors.begin(), errors.end());
+    }
+  }
+  if (!out.ok() || source.sources_dir.empty()) {
+    if (!out.ok()) out.value = nullptr;
+    return out;
+  }
+  std::map<std::string, std::string, std::less<>> documents;
+  for (const auto& f : out.value->files()) {
+    if (documents.contains(f.document)) continue;
+    const auto text = read_all((fs::path(source.sources_dir) / f.document).string());
+    if (!text) {
+      out.errors.push_back(
+          {"the document " + f.document + " is not in --sources: " + text.error().to_string(), f.name});
+      continue;
+    }
+    documents.emplace(f.document, text.value());
+  }
+  auto errors = sse::dialect::check_sources(*out.value, documents);
+  out.errors.insert(out.errors.end(), errors.begin(), errors.end());
+  if (!out.ok()) out.value = nullptr;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/recording.hpp"
 #include "ssec/adapter_protocol.hpp"
@@ -19,10 +20,10 @@ namespace {
 using nlohmann::json;
 using ordered = nlohmann::ordered_json;
 
-// wire, then the built-in dialects.
-std::vector<std::string> layers() {
+// wire, then the contract's dialects.
+std::vector<std::string> layers(const sse::dialect::catalog& contract) {
   std::vector<std::string> out{"wire"};
-  for (auto& name : sse::dialect::builtin_dialect_names()) out.push_back(std::move(name));
+  for (const auto& d : contract.dialects()) out.push_back(d->name);
   return out;
 }
 
@@ -56,7 +57,7 @@ ordered answer_dialect(const json& request, const sse::dialect::dialect_spec& di
   return ordered{{"id", request["id"]}, {"events", std::move(events)}};
 }
 
-ordered answer(const json& request) {
+ordered answer(const json& request, const sse::dialect::catalog& contract) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string()) {
     return error_answer(request, "a request must be a JSON object with a string \"op\"");
   }
@@ -66,23 +67,21 @@ ordered answer(const json& request) {
       return error_answer(
           request, "unsupported protocol version; this adapter speaks " + std::to_string(adapter_protocol_version));
     }
-    return ordered{{"op", "hello"},
-                   {"protocol", adapter_protocol_version},
-                   {"name", "sse-conform reference"},
-                   {"version", "0.1.0"},
-                   {"layers", layers()},
-                   {"capabilities", reference_capabilities()}};
+    return ordered{
+        {"op", "hello"},      {"protocol", adapter_protocol_version}, {"name", "sse-conform reference"},
+        {"version", "0.1.0"}, {"layers", layers(contract)},           {"capabilities", reference_capabilities()}};
   }
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
   const auto parse = parse_request_from_json(request);
   if (!parse) return error_answer(request, parse.error().message);
   if (parse->layer == "wire") return answer_wire(request, parse->chunks);
-  if (const auto* dialect = sse::dialect::builtin_dialect(parse->layer))
-    return answer_dialect(request, *dialect, parse->chunks);
+  if (const auto* dialect = contract.dialect(parse->layer)) return answer_dialect(request, *dialect, parse->chunks);
   return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
 }
 
-int run_adapter() {
+int run_adapter(const conformance::contract_source& source) {
+  const auto contract = load_contract_or_say_why(source, "adapter");
+  if (!contract) return exit_usage;
   std::ios::sync_with_stdio(false);
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -92,7 +91,7 @@ int run_adapter() {
       continue;
     }
     if (request.is_object() && request.value("op", "") == "bye") return exit_ok;
-    std::cout << dump_line(answer(request)) << '\n' << std::flush;
+    std::cout << dump_line(answer(request, *contract)) << '\n' << std::flush;
   }
   return exit_ok;
 }
@@ -102,7 +101,9 @@ int run_adapter() {
 void add_adapter_command(CLI::App& app, int& code) {
   CLI::App* cmd = app.add_subcommand(
       "adapter", "Serve the reference parser over the adapter protocol (JSON lines on stdin/stdout)");
-  cmd->callback([&code] { code = run_adapter(); });
+  auto contract = std::make_shared<conformance::contract_source>();
+  add_contract_options(cmd, *contract);
+  cmd->callback([contract, &code] { code = run_adapter(*contract); });
 }
 
 }  // namespace ssec::cli

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
 #include "ssec/bench_measure.hpp"
@@ -28,14 +29,19 @@ struct bench_options {
   sse::limits limits;
   std::string generate_dir;
   std::string path;
+  conformance::contract_source contract;  // the catalogs of the dialect layers
 };
 
 int run_bench(const bench_options& opt) {
   std::optional<sse::dialect::decoder> dialect;
+  std::shared_ptr<const sse::dialect::catalog> contract;  // outlives the decoder
   if (opt.layer != "wire") {
-    const sse::dialect::dialect_spec* spec = sse::dialect::builtin_dialect(opt.layer);
+    contract = load_contract_or_say_why(opt.contract, "bench");
+    if (!contract) return exit_usage;
+    const sse::dialect::dialect_spec* spec = contract->dialect(opt.layer);
     if (spec == nullptr) {
-      std::cerr << "sse-conform bench: unknown layer '" << opt.layer << "' (wire, chat, code, workflow or agent)\n";
+      std::cerr << "sse-conform bench: unknown layer '" << opt.layer << "' (wire, " << dialect_names(*contract)
+                << ")\n";
       return exit_usage;
     }
     dialect.emplace(*spec);
@@ -122,6 +128,7 @@ void add_bench_command(CLI::App& app, int& code) {
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
   auto* generate = cmd->add_option("--generate", opt->generate_dir,
                                    "Write the benchmark streams (llm.sse, big-frames.sse, ...) into DIR and exit");
+  add_contract_options(cmd, opt->contract);
   auto* file = cmd->add_option("file", opt->path, "Stream file to parse, or - for standard input");
   generate->excludes(file);
   cmd->callback([opt, &code, generate, file] {

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "ssec/conformance/dialect_runner.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"
@@ -27,6 +28,7 @@ struct cases_options {
   bool check = false;
   bool summary = false;
   std::size_t show = 5;
+  conformance::contract_source contract;  // --spec (when given), --catalog, --sources
 };
 
 int run_cases(const cases_options& opt) {
@@ -43,6 +45,8 @@ int run_cases(const cases_options& opt) {
   if (!loaded.ok()) std::cerr << loaded.error_text();
   if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.value, &tags);
   if (!opt.check) return errors.empty() && loaded.ok() ? exit_ok : exit_usage;
+  const auto contract = load_contract_or_say_why(opt.contract, "cases");
+  if (!contract) return exit_usage;
 
   struct counts {
     std::size_t total = 0, passed = 0;
@@ -53,7 +57,7 @@ int run_cases(const cases_options& opt) {
   for (const auto& c : loaded.value) {
     auto& n = per_layer[c.layer];
     ++n.total;
-    const auto failure = conformance::check_against_reference(c, *plan);
+    const auto failure = conformance::check_against_reference(c, *plan, *contract);
     if (!failure) {
       ++n.passed;
     } else if (shown++ < opt.show) {
@@ -82,14 +86,19 @@ int run_cases(const cases_options& opt) {
 void add_cases_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<cases_options>();
   auto* cmd = app.add_subcommand("cases", "Load the cases: print their summary, or --check them against the reference");
-  cmd->add_option("--spec", opt->spec, "Folder of tags.yaml")->capture_default_str();
+  cmd->add_option("--spec", opt->spec, "Folder of tags.yaml and, when given, of the catalogs to check against")
+      ->capture_default_str();
+  add_contract_options(cmd, opt->contract, /*with_spec=*/false);
   cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
   cmd->add_flag("--check", opt->check, "Run every case against the reference parser, decoders and validator");
   cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
   cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")
       ->capture_default_str();
   cmd->add_option("--show", opt->show, "Failures shown in full")->capture_default_str();
-  cmd->callback([opt, &code] { code = run_cases(*opt); });
+  cmd->callback([opt, cmd, &code] {
+    if (spec_given(cmd)) opt->contract.spec_dir = opt->spec;
+    code = run_cases(*opt);
+  });
 }
 
 }  // namespace ssec::cli

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/input.hpp"
 #include "ssec/live/check.hpp"
@@ -41,6 +42,7 @@ struct check_cli {
   bool resume = false;
   sse::limits limits;
   std::vector<const CLI::Option*> per_request;  // options a scenario file gives per request instead
+  conformance::contract_source contract;        // the catalogs the dialect comes from
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -63,7 +65,9 @@ int run_scenario(const check_cli& o) {
       return exit_usage;
     }
   }
-  const auto loaded = live::load_scenario_file(o.scenario, o.scenario);
+  const auto contract = load_contract_or_say_why(o.contract, "check");
+  if (!contract) return exit_usage;
+  const auto loaded = live::load_scenario_file(o.scenario, o.scenario, contract);
   if (!loaded.ok()) {
     std::cerr << loaded.error_text();
     return exit_usage;
@@ -125,12 +129,14 @@ int run_check(check_cli o) {
   opt.max_events = o.max_events;
   opt.heartbeat_s = o.heartbeat_s;
   opt.chunking_seeds = o.chunking_seeds;
+  std::shared_ptr<const sse::dialect::catalog> contract;  // outlives opt.dialect
   if (o.dialect != "wire") {
-    opt.dialect = sse::dialect::builtin_dialect(o.dialect);
+    contract = load_contract_or_say_why(o.contract, "check");
+    if (!contract) return exit_usage;
+    opt.dialect = contract->dialect(o.dialect);
     if (opt.dialect == nullptr) {
-      std::string known = "wire";
-      for (const auto& n : sse::dialect::builtin_dialect_names()) known += ", " + n;
-      std::cerr << "sse-conform check: unknown dialect '" << o.dialect << "' (known: " << known << ")\n";
+      std::cerr << "sse-conform check: unknown dialect '" << o.dialect << "' (known: wire, " << dialect_names(*contract)
+                << ")\n";
       return exit_usage;
     }
   }
@@ -254,6 +260,7 @@ void add_check_command(CLI::App& app, int& code) {
   per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))->capture_default_str();
   per_request(cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes"))
       ->capture_default_str();
+  add_contract_options(cmd, o->contract);
   cmd->callback([o, &code] { code = run_check(*o); });
 }
 

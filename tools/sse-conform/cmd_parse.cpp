@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "sse/chunking.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
@@ -22,6 +23,7 @@ struct parse_options {
   bool diagnostics = false;
   sse::limits limits;
   std::string path = "-";
+  conformance::contract_source contract;  // the catalogs of the dialect layers
 };
 
 // Prints events as they are dispatched, and diagnostics when asked.
@@ -61,10 +63,14 @@ int report_status(const std::string& source, sse::errc status, std::uint64_t off
 
 int run_parse(const parse_options& opt) {
   std::optional<sse::dialect::decoder> dialect;
+  std::shared_ptr<const sse::dialect::catalog> contract;  // outlives the decoder
   if (opt.layer != "wire") {
-    const sse::dialect::dialect_spec* spec = sse::dialect::builtin_dialect(opt.layer);
+    contract = load_contract_or_say_why(opt.contract, "parse");
+    if (!contract) return exit_usage;
+    const sse::dialect::dialect_spec* spec = contract->dialect(opt.layer);
     if (spec == nullptr) {
-      std::cerr << "sse-conform parse: unknown layer '" << opt.layer << "' (wire, chat, code, workflow or agent)\n";
+      std::cerr << "sse-conform parse: unknown layer '" << opt.layer << "' (wire, " << dialect_names(*contract)
+                << ")\n";
       return exit_usage;
     }
     dialect.emplace(*spec);
@@ -118,6 +124,7 @@ void add_parse_command(CLI::App& app, int& code) {
                 "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+  add_contract_options(cmd, opt->contract);
   cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();
   cmd->callback([opt, &code] { code = run_parse(*opt); });
 }

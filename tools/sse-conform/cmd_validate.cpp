@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "sse/dialect/validator.hpp"
 #include "ssec/input.hpp"
 #include "ssec/wire_json.hpp"
@@ -16,17 +17,11 @@ namespace {
 struct validate_options {
   std::string dialect;
   bool json = false;
-  std::vector<std::string> catalogs;
+  conformance::contract_source contract;
   std::optional<std::string> content_type;
   sse::limits limits;
   std::string path = "-";
 };
-
-std::string dialect_list(const sse::dialect::catalog& cat) {
-  std::string out;
-  for (const auto& d : cat.dialects()) out += (out.empty() ? "" : ", ") + d->name;
-  return out;
-}
 
 void print_text(const std::string& source, const sse::dialect::validation_report& r) {
   for (const auto& f : r.findings) {
@@ -53,17 +48,11 @@ void print_json(const sse::dialect::validation_report& r) {
 }
 
 int run_validate(const validate_options& opt) {
-  // The built-in catalogs, unless others are named.
-  ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> custom;
-  if (!opt.catalogs.empty()) custom = sse::dialect::load_catalog_files(opt.catalogs);
-  const auto& loaded = opt.catalogs.empty() ? sse::dialect::builtin_catalog() : custom;
-  if (!loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return exit_usage;
-  }
-  const sse::dialect::dialect_spec* d = loaded.value->dialect(opt.dialect);
+  const auto cat = load_contract_or_say_why(opt.contract, "validate");
+  if (!cat) return exit_usage;
+  const sse::dialect::dialect_spec* d = cat->dialect(opt.dialect);
   if (d == nullptr) {
-    std::cerr << "sse-conform validate: unknown dialect '" << opt.dialect << "' (known: " << dialect_list(*loaded.value)
+    std::cerr << "sse-conform validate: unknown dialect '" << opt.dialect << "' (known: " << dialect_names(*cat)
               << ")\n";
     return exit_usage;
   }
@@ -86,10 +75,7 @@ void add_validate_command(CLI::App& app, int& code) {
       "validate", "Check a recorded stream against a dialect's producer rules; exit 1 on any MUST violation");
   cmd->add_option("--dialect", opt->dialect, "Dialect: chat, code, workflow or agent")->required();
   cmd->add_flag("--json", opt->json, "Print the findings as one JSON object (spec/FORMAT.md)");
-  // One file per --catalog, so the input path after it is not taken for a catalog.
-  cmd->add_option("--catalog", opt->catalogs,
-                  "A catalog file to use instead of the built-in spec/ catalogs (repeatable)")
-      ->allow_extra_args(false);
+  add_contract_options(cmd, opt->contract);
   cmd->add_option("--content-type", opt->content_type, "The Content-Type the stream was served with, to check it too");
   cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();

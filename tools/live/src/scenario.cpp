@@ -123,12 +123,13 @@ bool load_headers(reader& ctx, const YAML::Node& n, std::vector<std::string>& se
 }
 
 // dialect, method, headers, limits, resume: shared by defaults and requests.
-void load_common(reader& ctx, const mapping& e, std::vector<std::string>& secrets, request_fields& f) {
+void load_common(reader& ctx, const sse::dialect::catalog& contract, const mapping& e,
+                 std::vector<std::string>& secrets, request_fields& f) {
   if (const entry* it = e.find("dialect")) {
     if (const auto d = ctx.text(*it, "", true)) {
-      if (*d != "wire" && sse::dialect::builtin_dialect(*d) == nullptr) {
+      if (*d != "wire" && contract.dialect(*d) == nullptr) {
         std::string known = "wire";
-        for (const auto& n : sse::dialect::builtin_dialect_names()) known += ", " + n;
+        for (const auto& dialect : contract.dialects()) known += ", " + dialect->name;
         ctx.error(*it, "unknown dialect `" + *d + "` (known: " + known + ")");
       } else {
         f.dialect = *d;
@@ -198,8 +199,9 @@ void load_expect(reader& ctx, const YAML::Node& n, scenario_request& q) {
   }
 }
 
-void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaults,
-                  const std::filesystem::path& base_dir, std::vector<std::string>& secrets, scenario& s) {
+void load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+                  const request_fields& defaults, const std::filesystem::path& base_dir,
+                  std::vector<std::string>& secrets, scenario& s) {
   const auto e = ctx.read_mapping(
       n, "a request",
       {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
@@ -213,12 +215,12 @@ void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaul
     if (auto x = expanded(ctx, url.value, *written, secrets, "url")) q.url = std::move(*x);
   }
   request_fields f = defaults;
-  load_common(ctx, *e, secrets, f);
+  load_common(ctx, contract, *e, secrets, f);
   if (!f.dialect && !e->has("dialect")) {  // a bad dialect was reported already
     ctx.error(n, "a request is missing `dialect` (give it here or in `defaults`: wire, chat, code, workflow, agent)");
   } else if (f.dialect) {
     q.dialect = *f.dialect;
-    q.spec = q.dialect == "wire" ? nullptr : sse::dialect::builtin_dialect(q.dialect);
+    q.spec = q.dialect == "wire" ? nullptr : contract.dialect(q.dialect);
   }
   q.method = f.method.value_or("");
   for (const auto& [k, v] : f.headers) q.headers.push_back(k + ": " + v);
@@ -243,9 +245,9 @@ void load_request(reader& ctx, const YAML::Node& n, const request_fields& defaul
   if (ctx.count() == before) s.requests.push_back(std::move(q));
 }
 
-void load_scenario(reader& ctx, const YAML::Node& n, const request_fields& defaults,
-                   const std::filesystem::path& base_dir, std::vector<std::string>& secrets,
-                   std::vector<scenario>& out) {
+void load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+                   const request_fields& defaults, const std::filesystem::path& base_dir,
+                   std::vector<std::string>& secrets, std::vector<scenario>& out) {
   const auto e = ctx.read_mapping(n, "a scenario", {"name", "requests"});
   if (!e || !e->complete || !ctx.require(*e, "a scenario", {"name", "requests"})) return;
   scenario s;
@@ -256,16 +258,26 @@ void load_scenario(reader& ctx, const YAML::Node& n, const request_fields& defau
     ctx.error(requests, "`requests` must be a non-empty list of requests");
     return;
   }
-  for (const auto& r : requests) load_request(ctx, r, defaults, base_dir, secrets, s);
+  for (const auto& r : requests) load_request(ctx, contract, r, defaults, base_dir, secrets, s);
   out.push_back(std::move(s));
 }
 
 }  // namespace
 
 ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
-                                                    const std::filesystem::path& base_dir) {
+                                                    const std::filesystem::path& base_dir,
+                                                    std::shared_ptr<const sse::dialect::catalog> contract) {
   ssec::load_result<scenario_file> result;
   result.value.display = std::string(display);
+  if (!contract) {
+    const auto& builtin = sse::dialect::builtin_catalog();
+    if (!builtin.ok()) {
+      result.errors = builtin.errors;
+      return result;
+    }
+    contract = builtin.value;
+  }
+  result.value.contract = contract;
   reader ctx(std::string(display), result.errors);
   const auto root = ssec::yaml::load_document(std::string(text), ctx.file());
   if (!root) {
@@ -288,7 +300,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
   request_fields defaults;
   if (const entry* it = e->find("defaults")) {
     const auto d = ctx.read_mapping(it->value, "`defaults`", {"dialect", "method", "headers", "limits", "resume"});
-    if (d && d->complete) load_common(ctx, *d, result.value.secrets, defaults);
+    if (d && d->complete) load_common(ctx, *contract, *d, result.value.secrets, defaults);
   }
   const YAML::Node& scenarios = e->find("scenarios")->value;
   if (!scenarios.IsSequence() || scenarios.size() == 0) {
@@ -296,7 +308,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     return result;
   }
   for (const auto& s : scenarios)
-    load_scenario(ctx, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
+    load_scenario(ctx, *contract, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
   std::map<std::string, std::size_t> names;
   for (const auto& s : result.value.scenarios) {
     if (const auto [it, fresh] = names.emplace(s.name, s.line); !fresh) {
@@ -307,7 +319,8 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
   return result;
 }
 
-ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display) {
+ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display,
+                                                    std::shared_ptr<const sse::dialect::catalog> contract) {
   auto text = read_all(path.string());
   if (!text) {
     ssec::load_result<scenario_file> r;
@@ -315,7 +328,7 @@ ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path&
     r.errors.push_back(ssec::error{text.error().to_string(), std::string(display)});
     return r;
   }
-  return load_scenario_text(text.value(), display, path.parent_path());
+  return load_scenario_text(text.value(), display, path.parent_path(), std::move(contract));
 }
 
 // --- expectations --------------------------------------------------------------

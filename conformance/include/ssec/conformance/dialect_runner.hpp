@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "sse/dialect/catalog.hpp"
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/runner.hpp"
 
@@ -19,11 +20,17 @@ namespace ssec::conformance {
 /// empty for `conforming: true`. Returns nullopt when everything agrees (and
 /// for wire cases), else a report naming the case, file:line, the failing
 /// chunking, and the first event or finding that differs (expected vs got).
+/// The dialect of the case's layer comes from `contract` (the built-in
+/// catalogs unless a command was given others: --spec, --catalog).
+std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan,
+                                                   const sse::dialect::catalog& contract);
+/// The same with the built-in catalogs.
 std::optional<std::string> check_dialect_reference(const test_case& c, const chunking_plan& plan);
 
 /// Checks any case against the whole reference: the wire parser
 /// (check_reference), then for dialect layers check_dialect_reference.
 /// nullopt when everything agrees, else the first failure's report.
-std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan);
+std::optional<std::string> check_against_reference(const test_case& c, const chunking_plan& plan,
+                                                   const sse::dialect::catalog& contract);
 
 }  // namespace ssec::conformance

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,6 +73,8 @@ struct scenario_file {
   std::string display;  ///< The file as errors and reports name it.
   std::vector<scenario> scenarios;
   std::vector<std::string> secrets;  ///< Every expanded variable's value: redacted in every report.
+  /// The catalogs the requests' dialects come from (their `spec` points into it).
+  std::shared_ptr<const sse::dialect::catalog> contract;
 };
 
 /// Loads a scenario file's text. `display` names it in errors; `base_dir`
@@ -79,12 +82,15 @@ struct scenario_file {
 /// keys, wrong types, missing fields, duplicate keys, unknown dialects and
 /// event types, unset variables, unreadable body files), each error with
 /// its line and column. Reads the environment for ${NAME}; no network.
-/// The value is the loaded file; any error means nothing runs.
+/// The value is the loaded file; any error means nothing runs. Dialects and
+/// event types come from `contract` (null: the built-in catalogs).
 ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
-                                                    const std::filesystem::path& base_dir);
+                                                    const std::filesystem::path& base_dir,
+                                                    std::shared_ptr<const sse::dialect::catalog> contract = nullptr);
 
 /// The same from a file (base_dir: the file's directory).
-ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display);
+ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display,
+                                                    std::shared_ptr<const sse::dialect::catalog> contract = nullptr);
 
 /// One event as the expectations see it.
 struct typed_event {

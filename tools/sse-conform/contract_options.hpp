@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// The contract options every subcommand that decodes or judges a dialect
+// takes, spelled once (tools/docs/cli.md, "The contract"): --spec DIR,
+// --catalog FILE (repeatable), --sources DIR.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/spec_folder.hpp"
+
+namespace ssec::cli {
+
+/// Adds --spec, --catalog and --sources to `cmd`, filling `source`. Commands
+/// whose --spec already names their spec folder (tags.yaml, catalogs: cases,
+/// coverage, generate-cases) pass `with_spec = false` and set
+/// `source.spec_dir` from it when it was given (spec_given()).
+void add_contract_options(CLI::App* cmd, conformance::contract_source& source, bool with_spec = true);
+
+/// True when the user gave --spec on `cmd`.
+bool spec_given(const CLI::App* cmd);
+
+/// conformance::load_contract(source); on failure prints every error to
+/// stderr after "sse-conform <command>:" and returns nullptr (exit 2).
+std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conformance::contract_source& source,
+                                                                     std::string_view command);
+
+/// "chat, code, workflow, agent": the dialects of `cat`, for messages.
+std::string dialect_names(const sse::dialect::catalog& cat);
+
+}  // namespace ssec::cli
