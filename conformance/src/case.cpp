@@ -105,6 +105,10 @@ const std::vector<std::string>& known_capabilities() {
   return names;
 }
 
+bool excusable_capability(std::string_view capability) noexcept {
+  return capability == "retry" || capability == "last-event-id";
+}
+
 std::vector<std::string> required_capabilities(const test_case& c) {
   std::vector<std::string> out = c.needs;
   const std::string_view in = c.input;

@@ -40,6 +40,7 @@ struct check_cli {
   std::string json;
   std::string scenario;
   bool resume = false;
+  bool strict = false;
   sse::limits limits;
   std::vector<const CLI::Option*> per_request;  // options a scenario file gives per request instead
   conformance::contract_source contract;        // the catalogs the dialect comes from
@@ -75,6 +76,7 @@ int run_scenario(const check_cli& o) {
   live::scenario_options so;
   so.verify_tls = !o.insecure;
   so.chunking_seeds = o.chunking_seeds;
+  so.strict = o.strict;
   so.heartbeat_s = o.heartbeat_s;
   so.resume = o.resume;
   const auto results = live::run_scenarios(loaded.value, so);
@@ -129,6 +131,7 @@ int run_check(check_cli o) {
   opt.max_events = o.max_events;
   opt.heartbeat_s = o.heartbeat_s;
   opt.chunking_seeds = o.chunking_seeds;
+  opt.strict = o.strict;
   std::shared_ptr<const sse::dialect::catalog> contract;  // outlives opt.dialect
   if (o.dialect != "wire") {
     contract = load_contract_or_say_why(o.contract, "check");
@@ -260,6 +263,8 @@ void add_check_command(CLI::App& app, int& code) {
   per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))->capture_default_str();
   per_request(cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes"))
       ->capture_default_str();
+  cmd->add_flag("--strict", o->strict,
+                "Fail on findings of decision-based rules too (basis: decision); the report says they were promoted");
   add_contract_options(cmd, o->contract);
   cmd->callback([o, &code] { code = run_check(*o); });
 }

@@ -47,7 +47,7 @@ struct run_args {
   int timeout_per_kchunk_ms = static_cast<int>(h::time_budget{}.per_kchunk.count());
   unsigned jobs = 1;
   std::string junit, json, html, baseline, write_baseline;
-  bool strict = false, list = false, no_progress = false;
+  bool strict = false, list = false, no_progress = false, require_all = false;
   std::size_t max_answer_bytes = std::size_t{64} << 20;
   std::vector<std::string> matrix_from;
   std::string matrix_out, matrix_links;
@@ -193,6 +193,7 @@ int run(const run_args& a) {
   o.timeout.per_kchunk = std::chrono::milliseconds(a.timeout_per_kchunk_ms);
   o.jobs = a.jobs;
   o.strict = a.strict;
+  o.require_all = a.require_all;
   o.max_answer_bytes = a.max_answer_bytes;
   o.reproduce_prefix =
       h::shell_quote(self_path()) + " run " +
@@ -244,7 +245,7 @@ int run(const run_args& a) {
   if (!a.html.empty()) written &= write_file(a.html, h::to_html(result, o));
   if (!a.write_baseline.empty()) written &= write_file(a.write_baseline, h::write_baseline(result.cases, o.strict));
   if (!written) return exit_usage;
-  return h::exit_status(result, o.strict);
+  return h::exit_status(result, o);
 }
 
 }  // namespace
@@ -286,6 +287,8 @@ void add_run_command(CLI::App& app, int& code) {
                   "Expected failures: listed failures do not fail the run, listed passes do");
   cmd->add_option("--write-baseline", args->write_baseline, "Write a baseline of this run's failures here");
   cmd->add_flag("--strict", args->strict, "Grade a missed SHOULD (non-strict) as a failure");
+  cmd->add_flag("--require-all", args->require_all,
+                "Fail the run (exit 1) when any MUST case was not graded (skipped for a layer, a capability, limits)");
   cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
   cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal");
   cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)");

@@ -24,7 +24,7 @@ void add_contract_options(CLI::App* cmd, conformance::contract_source& source, b
 bool spec_given(const CLI::App* cmd) { return cmd->count("--spec") > 0; }
 
 std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conformance::contract_source& source,
-                                                                     std::string_view command) {
+                                                                      std::string_view command) {
   auto loaded = conformance::load_contract(source);
   if (loaded.ok()) return loaded.value;
   std::cerr << "sse-conform " << command << ": the contract does not load:\n" << loaded.error_text();

@@ -26,7 +26,7 @@ bool spec_given(const CLI::App* cmd);
 /// conformance::load_contract(source); on failure prints every error to
 /// stderr after "sse-conform <command>:" and returns nullptr (exit 2).
 std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conformance::contract_source& source,
-                                                                     std::string_view command);
+                                                                      std::string_view command);
 
 /// "chat, code, workflow, agent": the dialects of `cat`, for messages.
 std::string dialect_names(const sse::dialect::catalog& cat);

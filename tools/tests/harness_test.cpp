@@ -378,13 +378,44 @@ TEST_F(harness, garbage_wrong_ids_and_huge_answers_are_errors) {
   EXPECT_EQ(find(huge, "C4D5").outcome, h::outcome::pass);
 }
 
-TEST_F(harness, missing_capabilities_and_layers_skip_with_the_reason) {
-  const auto no_cr = run(broken("nocr"));
-  EXPECT_EQ(find(no_cr, "G7H8").outcome, h::outcome::skip);
-  EXPECT_NE(find(no_cr, "G7H8").reason.find("needs capability cr"), std::string::npos);
-  EXPECT_EQ(find(no_cr, "A2B3").outcome, h::outcome::pass);
+// A capability naming a WHATWG parsing rule (cr, bom, nul, utf8-repair)
+// excuses nothing: the case is graded whatever the adapter lists.
+TEST_F(harness, a_parsing_rule_is_graded_whatever_the_adapter_lists) {
+  const auto no_cr = run(broken("nocr"));  // follows the rule without listing it
+  EXPECT_EQ(find(no_cr, "G7H8").outcome, h::outcome::pass);
   EXPECT_EQ(h::exit_status(no_cr, false), 0);
 
+  const auto cr_blind = run(broken("crblind"));  // lists no cr and breaks the rule
+  EXPECT_EQ(find(cr_blind, "G7H8").outcome, h::outcome::fail);
+  EXPECT_EQ(find(cr_blind, "A2B3").outcome, h::outcome::pass);
+  EXPECT_EQ(h::exit_status(cr_blind, false), 1);
+}
+
+// What an API cannot report (the reconnection time, lastEventId) may be
+// skipped; every report then says the MUST cases were not all graded, and
+// --require-all makes that a failure.
+TEST_F(harness, an_unreported_value_skips_and_the_verdict_says_what_was_not_graded) {
+  const auto r = run_extra(broken("noretry"), "whole");
+  ASSERT_EQ(r.setup_error, "");
+  EXPECT_EQ(find(r, "R6T7").outcome, h::outcome::skip);
+  EXPECT_NE(find(r, "R6T7").reason.find("needs capability retry"), std::string::npos);
+  const auto must = h::grading_of_must_cases(r);
+  EXPECT_GE(must.not_graded, 2u);  // R4T5 and R6T7 are must cases
+  EXPECT_NE(must.sentence(true).find("conforming on the " + std::to_string(must.graded) + " graded MUST cases; " +
+                                     std::to_string(must.not_graded) + " not graded: needs capability retry"),
+            std::string::npos)
+      << must.sentence(true);
+  h::run_options o;
+  EXPECT_EQ(h::exit_status(r, o), 0);
+  o.require_all = true;
+  EXPECT_EQ(h::exit_status(r, o), 1);
+  const auto json = h::to_json_report(r, o);
+  EXPECT_EQ(json["must_cases"]["not_graded"], must.not_graded);
+  EXPECT_EQ(json["exit"], 1);
+  EXPECT_NE(h::to_junit(r, o).find("must_not_graded=\"" + std::to_string(must.not_graded) + "\""), std::string::npos);
+}
+
+TEST_F(harness, missing_layers_skip_with_the_reason) {
   const auto no_layers = run(broken("nolayers"));
   for (const auto& c : no_layers.cases) {
     EXPECT_EQ(c.outcome, h::outcome::skip);

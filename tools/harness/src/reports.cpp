@@ -22,6 +22,38 @@ int exit_status(const run_result& r, bool strict) {
              : 0;
 }
 
+must_grading grading_of_must_cases(const run_result& r) {
+  must_grading g;
+  for (const auto& c : r.cases) {
+    if (c.c->verdict != conf::verdict::must) continue;
+    if (c.outcome == outcome::skip) {
+      ++g.not_graded;
+      ++g.reasons[c.reason];
+    } else {
+      ++g.graded;
+    }
+  }
+  return g;
+}
+
+std::string must_grading::sentence(bool passed) const {
+  if (not_graded == 0) return "all " + std::to_string(graded) + " MUST cases graded";
+  std::string s = std::string(passed ? "conforming" : "judged") + " on the " + std::to_string(graded) +
+                  " graded MUST cases; " + std::to_string(not_graded) + " not graded: ";
+  bool first = true;
+  for (const auto& [reason, n] : reasons) {
+    s += (first ? "" : "; ") + reason + " (" + std::to_string(n) + ")";
+    first = false;
+  }
+  return s;
+}
+
+int exit_status(const run_result& r, const run_options& o) {
+  const int status = exit_status(r, o.strict);
+  if (status == 0 && o.require_all && grading_of_must_cases(r).not_graded > 0) return 1;
+  return status;
+}
+
 namespace {
 
 // A label for the result as reports show it: the outcome, or "expected-<outcome>" / "stale".
@@ -150,9 +182,12 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   table("layer/tag", per_tag);
   for (const auto& [reason, n] : skip_reasons) out << "skipped " << n << ": " << reason << "\n";
   if (!skip_reasons.empty()) out << "\n";
-  const int status = exit_status(r, o.strict);
+  const int status = exit_status(r, o);
   std::ostringstream secs;
   secs << std::fixed << std::setprecision(2) << r.seconds;
+  const auto must = grading_of_must_cases(r);
+  out << "MUST cases: " << must.sentence(exit_status(r, o.strict) == 0)
+      << (must.not_graded > 0 && !o.require_all ? " (--require-all makes that a failure)" : "") << "\n";
   out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": " << all.total
       << " cases: " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs << ")\n";
 }
@@ -177,7 +212,16 @@ ordered to_json_report(const run_result& r, const run_options& o) {
                          {"strict", o.strict}};
   j["setup_error"] = r.setup_error;
   j["seconds"] = r.seconds;
-  j["exit"] = exit_status(r, o.strict);
+  j["exit"] = exit_status(r, o);
+  {
+    const auto must = grading_of_must_cases(r);
+    ordered reasons = ordered::object();
+    for (const auto& [reason, n] : must.reasons) reasons[reason] = n;
+    j["must_cases"] = ordered{{"graded", must.graded},
+                              {"not_graded", must.not_graded},
+                              {"not_graded_reasons", std::move(reasons)},
+                              {"verdict", must.sentence(exit_status(r, o.strict) == 0)}};
+  }
   counts all;
   for (const auto& c : r.cases) all.add(c);
   ordered totals;
@@ -254,6 +298,10 @@ std::string to_junit(const run_result& r, const run_options& o) {
                     {"errors", number(errors)},
                     {"skipped", number(skipped)},
                     {"time", number(r.seconds)}};
+  // Extra attributes (JUnit readers ignore them): how many MUST cases were graded.
+  const auto must = grading_of_must_cases(r);
+  doc.attributes.emplace_back("must_graded", number(must.graded));
+  doc.attributes.emplace_back("must_not_graded", number(must.not_graded));
   for (const auto& [layer, list] : suites) {
     std::size_t f = 0, e = 0, s = 0;
     double t = 0;
@@ -321,7 +369,9 @@ pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre
     << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>"
     << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
     << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; " << std::fixed
-    << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o.strict) << "</p>\n<p>Show: ";
+    << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o)
+    << "</p>\n<p>MUST cases: " << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0))
+    << "</p>\n<p>Show: ";
   for (const outcome oc : all_outcomes()) {
     const std::string n(to_string(oc));
     h << "<label><input type=\"checkbox\" class=\"f\" value=\"" << n << "\"" << (oc == outcome::pass ? "" : " checked")

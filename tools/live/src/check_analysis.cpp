@@ -248,6 +248,7 @@ void check_producer(const std::string& bytes, const check_options& opt, check_re
 
 check_report analyze(const capture& cap, const check_options& opt) {
   check_report r;
+  r.strict = opt.strict;
   r.source = cap.source;
   r.dialect = opt.dialect ? opt.dialect->name : "";
   r.status = cap.status;

@@ -56,6 +56,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
   }
   out["findings"] = std::move(findings);
   out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}};
+  if (r.strict) out["summary"]["strict_promoted"] = r.decision_findings();
   return out;
 }
 
@@ -154,7 +155,11 @@ std::string to_text(const check_report& r) {
     }
   }
   out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << r.findings.size() << " findings (" << r.must
-      << " must, " << r.should << " should): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';
+      << " must, " << r.should << " should"
+      << (r.strict && r.decision_findings() > 0
+              ? ", " + std::to_string(r.decision_findings()) + " decision-based promoted by --strict"
+              : std::string())
+      << "): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';
   return out.str();
 }
 

@@ -445,6 +445,7 @@ request_result run_request(const scenario_request& q, const scenario_options& o,
   opt.limits = q.limits.parser;
   opt.max_events = q.limits.max_events;
   opt.chunking_seeds = o.chunking_seeds;
+  opt.strict = o.strict;
   opt.heartbeat_s = o.heartbeat_s;
 
   capture first = fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, opt.limits);

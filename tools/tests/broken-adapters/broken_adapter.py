@@ -18,9 +18,14 @@
 #   silent   never answers hello                      (a setup error)
 #   badproto answers hello with protocol 2           (a setup error)
 #   nocr     works, but its hello lists every capability except "cr"
+#   crblind  lists every capability except "cr", and does not follow that rule:
+#            a CR not followed by LF is dropped before parsing
+#   noretry  works, but its hello lists every capability except "retry"
 #   nolayers works, but its hello lists no layer
 # Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] [--per-chunk-us N] -- WORKING ADAPTER COMMAND...
+import base64
 import decimal
+import re
 import json
 import subprocess
 import sys
@@ -79,8 +84,10 @@ def main():
             answer = json.loads(forward(line))
             if mode == "badproto":
                 answer["protocol"] = 2
-            if mode == "nocr":
+            if mode in ("nocr", "crblind"):
                 answer["capabilities"] = [c for c in answer.get("capabilities", []) if c != "cr"]
+            if mode == "noretry":
+                answer["capabilities"] = [c for c in answer.get("capabilities", []) if c != "retry"]
             if mode == "nolayers":
                 answer["layers"] = []
             say(json.dumps(answer))
@@ -111,6 +118,11 @@ def main():
         elif mode == "slow":
             time.sleep(per_chunk_us * len(request.get("chunks", [])) / 1e6)
             say(forward(line))
+        elif mode == "crblind":
+            data = b"".join(base64.b64decode(c) for c in request["chunks"])
+            data = re.sub(rb"\r(?!\n)", b"", data)
+            request["chunks"] = [base64.b64encode(data).decode("ascii")]
+            say(forward(json.dumps(request)))
         elif mode == "jsretry":
             answer = json.loads(forward(line))
             retry = answer.get("retry")

@@ -88,9 +88,16 @@ struct test_case {
 std::vector<std::string> input_items(std::string_view bytes);
 
 /// Capability names of adapter protocol version 1 (tools/docs/adapter-protocol.md).
-/// An adapter lists those it has; cases that need one it lacks are skipped
-/// with the reason. The reference has every one.
+/// An adapter lists those it has. The reference has every one.
 const std::vector<std::string>& known_capabilities();
+
+/// The capabilities an implementation may lack because its API cannot
+/// *report* the value ("retry": the reconnection time, "last-event-id"): a
+/// case needing one it does not list is skipped, and said to be not graded.
+/// The others ("bom", "cr", "nul", "utf8-repair") name WHATWG parsing rules:
+/// not following one is a failure, whatever the adapter lists, so a case
+/// needing one is always graded.
+bool excusable_capability(std::string_view capability) noexcept;
 
 /// The adapter capabilities (known_capabilities()) an implementation
 /// needs to be held to this case: `needs` plus what the case itself shows:

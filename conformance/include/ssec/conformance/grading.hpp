@@ -99,8 +99,9 @@ struct grade {
 /// mismatch_outcome(c.verdict, strict) with the mismatch otherwise.
 grade grade_answer(const test_case& c, const answer& a, bool strict);
 
-/// The capabilities of required_capabilities(c) that `has` lacks (`has`
-/// nullopt: the implementation omitted the list, meaning all).
+/// The capabilities of required_capabilities(c) that `has` lacks and that
+/// may excuse a skip (excusable_capability: what an API cannot report);
+/// `has` nullopt: the implementation omitted the list, meaning all.
 std::vector<std::string> missing_capabilities(const test_case& c, const std::optional<std::vector<std::string>>& has);
 
 }  // namespace ssec::conformance

@@ -32,6 +32,7 @@ std::vector<ssec::error> check_decisions(const catalog& cat, const std::function
 /// `documents` (name -> text) and whose line does not exist or is blank, and
 /// every rule quote that is not on the line it cites: an error at the entry's
 /// position. Sources of documents not given, and URLs, are not checked.
-std::vector<ssec::error> check_sources(const catalog& cat, const std::map<std::string, std::string, std::less<>>& documents);
+std::vector<ssec::error> check_sources(const catalog& cat,
+                                       const std::map<std::string, std::string, std::less<>>& documents);
 
 }  // namespace sse::dialect

@@ -84,8 +84,9 @@ struct run_options {
   std::optional<conformance::chunking> only_chunking;  ///< Exactly this chunking (for reproducing one failure).
   time_budget timeout;                                 ///< Per exchange (one case under one chunking).
   std::chrono::milliseconds hello_timeout{10000};
-  unsigned jobs = 1;    ///< Adapter processes in parallel.
-  bool strict = false;  ///< non-strict becomes fail.
+  unsigned jobs = 1;         ///< Adapter processes in parallel.
+  bool strict = false;       ///< non-strict becomes fail.
+  bool require_all = false;  ///< A MUST case that was not graded fails the run (exit 1).
   std::size_t max_answer_bytes = std::size_t{64} << 20;
   /// How a reproduce command starts: this tool, `run`, --impl and the options
   /// that change answers (--cases, --timeout-ms); the engine appends --run and --chunking.

@@ -4,6 +4,7 @@
 // the conformance matrix built from several JSON reports.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -60,5 +61,22 @@ result<std::vector<nlohmann::ordered_json>> reports_from_result_lines(std::strin
 /// The run's exit status: 0 when nothing counts as a failure
 /// (baseline.hpp counts_as_failure), 1 otherwise; 2 on a setup error.
 int exit_status(const run_result& r, bool strict);
+
+/// How many MUST cases were graded, and why the others were not (the skip
+/// reasons, counted). A run is conforming only on the graded ones; every
+/// report says so when some were not.
+struct must_grading {
+  std::size_t graded = 0;
+  std::size_t not_graded = 0;
+  std::map<std::string, std::size_t> reasons;
+  /// "conforming on the N graded MUST cases; M not graded: reason (k), ..."
+  /// or "all N MUST cases graded".
+  std::string sentence(bool passed) const;
+};
+must_grading grading_of_must_cases(const run_result& r);
+
+/// exit_status(r, o.strict), and 1 when o.require_all and a MUST case was
+/// not graded.
+int exit_status(const run_result& r, const run_options& o);
 
 }  // namespace ssec::harness

@@ -31,6 +31,7 @@ struct check_options {
   std::uint64_t chunking_seeds = 16;  ///< Seeded random re-parses (plus whole, per-byte up to 64 KiB, as received).
   double heartbeat_s = 0;             ///< Report silences longer than this (should); 0 = off.
   double burst_min_s = 0.5;  ///< A stream lasting longer than this whose events all came in one read is "buffered".
+  bool strict = false;       ///< --strict: findings of decision-based rules fail the check too.
 };
 
 /// One finding: a producer rule from the catalog, or a transport/wire rule
@@ -109,8 +110,16 @@ struct check_report {
   std::size_t must = 0;
   std::size_t should = 0;
   std::optional<resume_report> resume;  ///< Set when resumption was asked for.
-  /// No MUST finding.
-  bool conforming() const noexcept { return must == 0; }
+  bool strict = false;                  ///< Checked with --strict (check_options::strict).
+  /// Findings of rules whose severity rests on a decision (basis "decision").
+  std::size_t decision_findings() const noexcept {
+    std::size_t n = 0;
+    for (const auto& f : findings) n += f.basis == "decision";
+    return n;
+  }
+  /// No MUST finding; with --strict, no decision-based finding either
+  /// (they are "promoted", and the reports say so).
+  bool conforming() const noexcept { return must == 0 && (!strict || decision_findings() == 0); }
 };
 
 /// Judges a captured response. Pure: no I/O.

@@ -118,6 +118,7 @@ struct scenario_options {
   std::uint64_t chunking_seeds = 16;
   double heartbeat_s = 0;
   bool resume = false;  ///< Try resumption after every request (as if each said `resume: true`).
+  bool strict = false;  ///< Findings of decision-based rules fail the request too (check --strict).
 };
 
 struct request_result {

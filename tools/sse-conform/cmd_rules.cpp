@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform rules` and `sse-conform explain RULE-ID`: the producer rules of
+// the contract, what each rests on, and the cases that pin it.
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "contract_options.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/rule_listing.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct rules_options {
+  std::string dialect;
+  std::string rule;  // explain
+  bool json = false;
+  std::string tags = "spec/tags.yaml";
+  std::string cases = "conformance/cases";
+  conformance::contract_source contract;
+};
+
+// The rules with the cases that pin them; nullopt after saying why.
+std::optional<std::vector<conformance::pinned_rule>> pinned(const rules_options& opt,
+                                                          const sse::dialect::catalog& contract,
+                                                          std::vector<conformance::test_case>& cases) {
+  std::vector<ssec::error> errors;
+  const auto tags = conformance::load_tags(opt.tags, opt.tags, errors);
+  if (!errors.empty()) {
+    std::cerr << ssec::to_string(errors);
+    return std::nullopt;
+  }
+  auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
+  if (!loaded.ok()) {
+    std::cerr << loaded.error_text();
+    return std::nullopt;
+  }
+  cases = std::move(loaded.value);
+  return conformance::pin_rules(contract, cases, opt.dialect);
+}
+
+int run_rules(const rules_options& opt) {
+  const auto contract = load_contract_or_say_why(opt.contract, "rules");
+  if (!contract) return exit_usage;
+  if (!opt.dialect.empty() && contract->dialect(opt.dialect) == nullptr) {
+    std::cerr << "sse-conform rules: unknown dialect '" << opt.dialect << "' (known: " << dialect_names(*contract)
+              << ")\n";
+    return exit_usage;
+  }
+  std::vector<conformance::test_case> cases;
+  const auto rules = pinned(opt, *contract, cases);
+  if (!rules) return exit_usage;
+  if (opt.json) std::cout << dump_line(conformance::rules_to_json(*contract, *rules)) << '\n';
+  else conformance::print_rule_lines(std::cout, *rules);
+  return exit_ok;
+}
+
+int run_explain(const rules_options& opt) {
+  const auto contract = load_contract_or_say_why(opt.contract, "explain");
+  if (!contract) return exit_usage;
+  std::vector<conformance::test_case> cases;
+  const auto rules = pinned(opt, *contract, cases);
+  if (!rules) return exit_usage;
+  for (const auto& p : *rules) {
+    if (p.rule->id != opt.rule) continue;
+    if (opt.json) {
+      const auto one = conformance::rules_to_json(*contract, std::span(&p, 1));
+      std::cout << dump_line(one["rules"][0]) << '\n';
+    } else {
+      conformance::print_rule_explained(std::cout, p);
+    }
+    return exit_ok;
+  }
+  std::cerr << "sse-conform explain: no rule '" << opt.rule << "' (`sse-conform rules` lists them)\n";
+  return exit_usage;
+}
+
+void add_listing_options(CLI::App* cmd, rules_options& opt) {
+  cmd->add_flag("--json", opt.json, "Print JSON (tools/docs/cli.md, \"rules\")");
+  cmd->add_option("--cases", opt.cases, "Root of the case files that pin the rules")->capture_default_str();
+  cmd->add_option("--tags", opt.tags, "The closed tag list the cases are checked against")->capture_default_str();
+  add_contract_options(cmd, opt.contract);
+}
+
+}  // namespace
+
+void add_rules_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<rules_options>();
+  CLI::App* rules = app.add_subcommand("rules", "List the producer rules: severity, basis, and the cases that pin them");
+  rules->add_option("--dialect", opt->dialect, "Only the rules of this dialect");
+  add_listing_options(rules, *opt);
+  rules->callback([opt, &code] { code = run_rules(*opt); });
+
+  auto eopt = std::make_shared<rules_options>();
+  CLI::App* explain =
+      app.add_subcommand("explain", "Show one producer rule: its text, the words or decision it rests on, its cases");
+  explain->add_option("rule", eopt->rule, "The rule id, e.g. AGENT-DONE-LAST")->required();
+  add_listing_options(explain, *eopt);
+  explain->callback([eopt, &code] { code = run_explain(*eopt); });
+}
+
+}  // namespace ssec::cli
