@@ -248,7 +248,11 @@ std::string to_junit(const run_result& r, const run_options& o) {
     skipped += is_skipped(c);
   }
   junit::document doc;
-  doc.attributes = {{"name", "sse-conform " + r.adapter.name},
+  // "sse-conform <adapter>", without doubling an adapter name that already
+  // says it (the reference adapter is "sse-conform reference").
+  const std::string suite =
+      r.adapter.name.starts_with("sse-conform") ? r.adapter.name : "sse-conform " + r.adapter.name;
+  doc.attributes = {{"name", suite},
                     {"tests", number(r.cases.size())},
                     {"failures", number(failures)},
                     {"errors", number(errors)},
@@ -429,7 +433,11 @@ namespace ssec::harness {
 result<std::vector<ordered>> reports_from_result_lines(std::string_view text, std::string_view display,
                                                        const std::vector<conf::test_case>& cases) {
   std::map<std::string, const conf::test_case*, std::less<>> by_name;
-  for (const auto& c : cases) by_name.emplace(c.test_name(), &c);
+  // The case's path (what serve writes); its older test name is still read.
+  for (const auto& c : cases) {
+    by_name.emplace(c.path(), &c);
+    by_name.emplace(c.test_name(), &c);
+  }
   // Per impl: the status line of each case it lists.
   std::vector<std::string> impls;
   std::map<std::string, std::map<const conf::test_case*, std::string>> statuses;
