@@ -9,6 +9,7 @@
 
 #include "ssec/harness/baseline.hpp"
 #include "ssec/junit.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::harness {
 
@@ -153,8 +154,9 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   const int status = exit_status(r, o.strict);
   std::ostringstream secs;
   secs << std::fixed << std::setprecision(2) << r.seconds;
-  out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": " << all.total
-      << " cases: " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs << ")\n";
+  out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": "
+      << counted(all.total, "case") << ": " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs
+      << ")\n";
 }
 
 ordered to_json_report(const run_result& r, const run_options& o) {
