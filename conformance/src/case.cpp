@@ -60,6 +60,8 @@ const std::vector<layer>& all_layers() {
   return layers;
 }
 
+std::string test_case::path() const { return std::string(to_string(layer)) + "/" + topic + "/" + id; }
+
 std::string test_case::test_name() const {
   std::string out = topic + "_" + id;
   for (char& ch : out) {

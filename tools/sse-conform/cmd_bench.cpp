@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "sse/dialect/decoder.hpp"
@@ -120,12 +121,16 @@ void add_bench_command(CLI::App& app, int& code) {
   cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
   cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least<std::size_t>(0));
   cmd->add_option("--runs", opt->runs, "Timed parses; the median is reported")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 100000u));
-  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
-  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+      ->check(in_range<unsigned>(1, 100000));
+  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
+  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
   auto* generate = cmd->add_option("--generate", opt->generate_dir,
                                    "Write the benchmark streams (llm.sse, big-frames.sse, ...) into DIR and exit");
   add_contract_options(cmd, opt->contract);

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "ssec/conformance/dialect_runner.hpp"
@@ -43,8 +44,10 @@ int run_cases(const cases_options& opt) {
   const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
   for (const auto& e : errors) std::cerr << e.to_string() << "\n";
   if (!loaded.ok()) std::cerr << loaded.error_text();
+  // Nothing loaded right: the error alone, no table of zeros after it.
+  if (!errors.empty() || !loaded.ok()) return exit_usage;
   if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.value, &tags);
-  if (!opt.check) return errors.empty() && loaded.ok() ? exit_ok : exit_usage;
+  if (!opt.check) return exit_ok;
   const auto contract = load_contract_or_say_why(opt.contract, "cases");
   if (!contract) return exit_usage;
 
@@ -77,7 +80,6 @@ int run_cases(const cases_options& opt) {
   std::cout << std::left << std::setw(10) << "total" << std::right << std::setw(7) << all.total << std::setw(8)
             << all.passed << std::setw(8) << all.total - all.passed << "\n"
             << std::fixed << std::setprecision(1) << "in " << seconds << " s\n";
-  if (!errors.empty() || !loaded.ok()) return exit_usage;
   return all.passed == all.total ? exit_ok : exit_failure;
 }
 
@@ -94,7 +96,9 @@ void add_cases_command(CLI::App& app, int& code) {
   cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
   cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")
       ->capture_default_str();
-  cmd->add_option("--show", opt->show, "Failures shown in full")->capture_default_str();
+  cmd->add_option("--show", opt->show, "Failures shown in full")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(0));
   cmd->callback([opt, cmd, &code] {
     if (spec_given(cmd)) opt->contract.spec_dir = opt->spec;
     code = run_cases(*opt);

@@ -4,15 +4,25 @@
 // (tools/docs/check.md), optionally with Last-Event-ID resumption; or a
 // scenario file of several requests (tools/docs/scenario-format.md). The
 // engine is ssec::live (tools/live).
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/input.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/scenario.hpp"
+#include "ssec/text.hpp"
 #include "ssec/wire_json.hpp"
 
 namespace ssec::cli {
@@ -27,7 +37,7 @@ struct check_cli {
   std::vector<std::string> headers;
   std::string data;
   std::string data_file;
-  double timeout_s = 60;
+  double timeout_s = 0;  // opt-in: the idle timeout is the default guard
   double idle_timeout_s = 30;
   double max_time_s = 0;
   std::uint64_t max_bytes = 64ull << 20;
@@ -41,19 +51,104 @@ struct check_cli {
   std::string scenario;
   bool resume = false;
   bool strict = false;
+  bool quiet = false;
+  double progress_s = 5;
   sse::limits limits;
   std::vector<const CLI::Option*> per_request;  // options a scenario file gives per request instead
   conformance::contract_source contract;        // the catalogs the dialect comes from
 };
 
-bool write_file(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text;
-    return true;
+bool write_file(const std::string& path, const std::string& text) { return write_output("check", path, text); }
+
+// While a read runs, a line on stderr every `every_s` seconds: bytes, events,
+// seconds since the last byte, so a stalled endpoint does not look like a
+// hung tool. Stops (and joins) when destroyed.
+class heartbeat {
+ public:
+  heartbeat(const live::read_progress& p, double every_s) : progress_(p), every_s_(every_s) {
+    if (every_s_ > 0) thread_ = std::thread([this] { loop(); });
   }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
+  ~heartbeat() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  heartbeat(const heartbeat&) = delete;
+  heartbeat& operator=(const heartbeat&) = delete;
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (wake_.wait_for(lock, std::chrono::duration<double>(every_s_), [this] { return done_; })) return;
+      const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double last = progress_.last_byte_s.load();
+      std::ostringstream line;
+      line.precision(1);
+      line << std::fixed << "sse-conform check: still reading after " << now
+           << " s: " << counted(progress_.bytes.load(), "byte") << ", " << counted(progress_.events.load(), "event")
+           << ", ";
+      if (last < 0) line << "no byte yet\n";
+      else line << now - last << " s since the last byte\n";
+      std::cerr << line.str() << std::flush;
+    }
+  }
+  const live::read_progress& progress_;
+  double every_s_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// The text report in colour on a terminal (NO_COLOR honoured): must
+// findings and failing verdicts red, should findings yellow, passes green.
+std::string colourize(const std::string& text) {
+  if (!colour_for(STDOUT_FILENO)) return text;
+  std::string out;
+  std::size_t start = 0;
+  const std::vector<std::pair<std::string_view, std::string_view>> marks{
+      {" (must) ", "31"},     {" (should) ", "33"}, {"NOT conforming", "31"},
+      {": conforming", "32"}, {": FAIL", "31"},     {": PASS", "32"}};
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string line = text.substr(start, end - start);
+    for (const auto& [mark, code] : marks) {
+      const auto at = line.find(mark);
+      if (at == std::string::npos) continue;
+      const std::size_t from = mark.front() == ' ' ? at + 1 : (mark.front() == ':' ? at + 2 : at);
+      const std::size_t to = mark.back() == ' ' ? at + mark.size() - 1 : at + mark.size();
+      line = line.substr(0, from) + paint(true, code, line.substr(from, to - from)) + line.substr(to);
+      break;
+    }
+    out += line;
+    start = end;
+  }
+  return out;
+}
+
+// Prints the producer findings on stderr as the stream arrives (the report on
+// stdout, made when the read ends, repeats them with the rest).
+void watch_findings(live::read_progress& progress, const live::check_options& opt, bool quiet,
+                    std::shared_ptr<live::live_findings>& keep) {
+  if (quiet || opt.dialect == nullptr) return;
+  keep = std::make_shared<live::live_findings>(*opt.dialect, opt.limits);
+  const bool colour = colour_for(STDERR_FILENO);
+  progress.on_bytes = [watch = keep.get(), colour](std::string_view bytes) {
+    for (const auto& f : watch->feed(bytes)) {
+      const bool must = f.rule->level == sse::dialect::severity::must;
+      std::cerr << "sse-conform check: as it arrives: frame " << f.frame << ", byte " << f.offset << ": "
+                << paint(colour, must ? "31" : "33",
+                         f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
+                << " seen: " << f.seen << '\n'
+                << std::flush;
+    }
+  };
 }
 
 // `check --scenario FILE`: every request of the file, reported per scenario.
@@ -84,12 +179,10 @@ int run_scenario(const check_cli& o) {
   // written, variables unexpanded), so every output is made from them as is.
   bool wrote = true;
   if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(loaded.value, results)) + "\n");
+  // (one_stdout_output was checked in run_check)
   if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit(loaded.value, results));
-  if (o.json != "-" && o.junit != "-") std::cout << live::to_text(loaded.value, results);
-  if (!wrote) {
-    std::cerr << "sse-conform check: could not write an output file\n";
-    return exit_usage;
-  }
+  if (o.json != "-" && o.junit != "-") std::cout << colourize(live::to_text(loaded.value, results));
+  if (!wrote) return exit_usage;
   bool setup_error = false, conforming = true;
   for (const auto& s : results) {
     conforming &= s.conforming();
@@ -100,6 +193,8 @@ int run_scenario(const check_cli& o) {
 }
 
 int run_check(check_cli o) {
+  if (!one_stdout_output("check", {{"--json", o.json}, {"--junit", o.junit}, {"--record", o.record}}))
+    return exit_usage;
   if (!o.scenario.empty()) {
     if (!o.url.empty() || !o.file.empty() || !o.input.empty() || !o.dialect.empty()) {
       std::cerr << "sse-conform check: --scenario FILE names the URLs and dialects itself; drop --url, --file, - and "
@@ -186,7 +281,15 @@ int run_check(check_cli o) {
     req.idle_timeout_s = o.idle_timeout_s;
     req.max_bytes = o.max_bytes;
     req.verify_tls = !o.insecure;
-    cap = live::fetch_sampled(req, o.max_events, o.max_time_s, o.limits);
+    if (!req.url.starts_with("http://") && !req.url.starts_with("https://")) {
+      std::cerr << "sse-conform check: --url " << shown_url << ": only http:// and https:// URLs can be checked\n";
+      return exit_usage;
+    }
+    live::read_progress progress;
+    std::shared_ptr<live::live_findings> watch;
+    watch_findings(progress, opt, o.quiet, watch);
+    heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
+    cap = live::fetch_sampled(req, o.max_events, o.max_time_s, o.limits, &progress);
     cap.source = shown_url;
   } else if (!o.file.empty()) {
     auto loaded = live::load_capture_or_stream(o.file);
@@ -196,7 +299,11 @@ int run_check(check_cli o) {
     }
     cap = std::move(loaded).value();
   } else {
-    live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits};
+    live::read_progress progress;
+    std::shared_ptr<live::live_findings> watch;
+    watch_findings(progress, opt, o.quiet, watch);
+    live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits, &progress};
+    heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
     cap = live::read_descriptor(0, "<stdin>", lim);
   }
 
@@ -212,11 +319,8 @@ int run_check(check_cli o) {
   // The report is redacted member by member, so the JSON and XML made from it stay well-formed.
   if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(report)) + "\n");
   if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit({report}, {report.source}));
-  if (o.json != "-" && o.junit != "-") std::cout << live::to_text(report);
-  if (!wrote) {
-    std::cerr << "sse-conform check: could not write an output file\n";
-    return exit_usage;
-  }
+  if (o.json != "-" && o.junit != "-" && o.record != "-") std::cout << colourize(live::to_text(report));
+  if (!wrote) return exit_usage;
   if (cap.end == "connect_error") return exit_usage;  // nothing was checked: a setup problem
   return report.conforming() ? exit_ok : exit_failure;
 }
@@ -245,24 +349,41 @@ void add_check_command(CLI::App& app, int& code) {
   per_request(cmd->add_option("-d,--data", o->data, "Request body"));
   per_request(cmd->add_option("--data-file", o->data_file, "Request body from a file"));
   per_request(cmd->add_option("--timeout-s", o->timeout_s,
-                              "Overall timeout; reaching it is a STREAM-TIMEOUT finding (0 = none)"))
-      ->capture_default_str();
-  per_request(cmd->add_option("--idle-timeout-s", o->idle_timeout_s, "Longest silence before giving up (0 = none)"))
-      ->capture_default_str();
+                              "Overall timeout, opt-in; reaching it is a STREAM-TIMEOUT finding (0 = none)"))
+      ->capture_default_str()
+      ->check(at_least(0.0));
+  per_request(cmd->add_option("--idle-timeout-s", o->idle_timeout_s,
+                              "Longest silence before giving up, the default guard (0 = none)"))
+      ->capture_default_str()
+      ->check(at_least(0.0));
   per_request(cmd->add_option("--max-time", o->max_time_s,
-                              "Sample the stream for this many seconds, then judge what came (not a failure)"));
+                              "Sample the stream for this many seconds, then judge what came (not a failure)"))
+      ->check(at_least(0.0));
   per_request(cmd->add_option("--max-bytes", o->max_bytes, "Stop after this many body bytes (not a failure; 0 = none)"))
-      ->capture_default_str();
-  per_request(cmd->add_option("--max-events", o->max_events, "Stop after this many events (not a failure)"));
-  cmd->add_option("--heartbeat-s", o->heartbeat_s, "Report silences longer than this (STREAM-HEARTBEAT, should)");
-  cmd->add_option("--chunking-seeds", o->chunking_seeds, "Random chunkings to re-parse with")->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least<std::uint64_t>(0));
+  per_request(cmd->add_option("--max-events", o->max_events, "Stop after this many events (not a failure)"))
+      ->check(at_least<std::size_t>(0));
+  cmd->add_option("--heartbeat-s", o->heartbeat_s, "Report silences longer than this (STREAM-HEARTBEAT, should)")
+      ->check(at_least(0.0));
+  cmd->add_option("--chunking-seeds", o->chunking_seeds, "Random chunkings to re-parse with")
+      ->capture_default_str()
+      ->check(at_least<std::uint64_t>(0));
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates");
   per_request(cmd->add_option("--record", o->record, "Save the response as a capture (tools/docs/capture-format.md)"));
+  cmd->add_option("--progress-s", o->progress_s,
+                  "While the stream is open, a line on stderr this often: bytes, events, silence (0 = none)")
+      ->capture_default_str()
+      ->check(at_least(0.0));
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress lines on stderr");
   cmd->add_option("--json", o->json, "Write the report as JSON to this file (- for stdout)");
   cmd->add_option("--junit", o->junit, "Write the report as JUnit XML to this file (- for stdout)");
-  per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))->capture_default_str();
+  per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
   per_request(cmd->add_option("--max-event-data", o->limits.max_event_data, "Largest event data in bytes"))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
   cmd->add_flag("--strict", o->strict,
                 "Fail on findings of decision-based rules too (basis: decision); the report says they were promoted");
   add_contract_options(cmd, o->contract);

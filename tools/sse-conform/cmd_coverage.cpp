@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/conformance/coverage.hpp"
 #include "ssec/conformance/loader.hpp"
@@ -49,7 +50,9 @@ void add_coverage_command(CLI::App& app, int& code) {
   auto* cmd = app.add_subcommand("coverage", "Cases per layer and tag, and the cases covering each catalog entry");
   cmd->add_option("--spec", opt->spec, "Folder of the catalogs and tags.yaml")->capture_default_str();
   cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
-  cmd->add_option("--ids", opt->max_ids, "Case ids shown per item")->capture_default_str();
+  cmd->add_option("--ids", opt->max_ids, "Case ids shown per item")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(0));
   cmd->callback([opt, &code] { code = run_coverage(*opt); });
 }
 

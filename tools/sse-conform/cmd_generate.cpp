@@ -12,6 +12,7 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
 #include "ssec/input.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -88,10 +89,10 @@ int run_generate(const generate_options& opt) {
                 << opt.out << "\n";
       return exit_failure;
     }
-    std::cout << files.size() << " files, " << count << " cases: up to date\n";
+    std::cout << counted(files.size(), "file") << ", " << counted(count, "case") << ": up to date\n";
     return exit_ok;
   }
-  std::cout << "wrote " << files.size() << " files, " << count << " cases to " << opt.out << "\n";
+  std::cout << "wrote " << counted(files.size(), "file") << ", " << counted(count, "case") << " to " << opt.out << "\n";
   return exit_ok;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <variant>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "sse/chunking.hpp"
@@ -117,13 +118,19 @@ void add_parse_command(CLI::App& app, int& code) {
   CLI::App* cmd =
       app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
   cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
-  auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)");
+  auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
+                    ->check(at_least<std::size_t>(0));
   cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")
+      ->check(at_least<std::uint64_t>(0))
       ->excludes(chunk);
   cmd->add_flag("--diagnostics", opt->diagnostics,
                 "Print tolerated oddities (unknown fields, bad retry, ...) to stderr");
-  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")->capture_default_str();
-  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")->capture_default_str();
+  cmd->add_option("--max-line", opt->limits.max_line, "Longest line in bytes")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
+  cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")
+      ->capture_default_str()
+      ->check(at_least<std::size_t>(1));
   add_contract_options(cmd, opt->contract);
   cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();
   cmd->callback([opt, &code] { code = run_parse(*opt); });

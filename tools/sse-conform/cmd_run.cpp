@@ -4,6 +4,7 @@
 // HTML reports, baselines, and the conformance matrix (--matrix-from).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,10 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/harness/baseline.hpp"
 #include "ssec/harness/engine.hpp"
+#include "ssec/harness/progress.hpp"
 #include "ssec/harness/reports.hpp"
 #include "ssec/harness/service.hpp"
 
@@ -48,6 +51,7 @@ struct run_args {
   unsigned jobs = 1;
   std::string junit, json, html, baseline, write_baseline;
   bool strict = false, list = false, no_progress = false, require_all = false;
+  double progress_s = 5;
   std::size_t max_answer_bytes = std::size_t{64} << 20;
   std::vector<std::string> matrix_from;
   std::string matrix_out, matrix_links;
@@ -59,16 +63,7 @@ std::string self_path() {
   return ec ? std::string("sse-conform") : p.string();
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    std::cerr << "sse-conform run: " << path << ": cannot write\n";
-    return false;
-  }
-  return true;
-}
+bool write_file(const std::string& path, const std::string& text) { return write_output("run", path, text); }
 
 // The case tree of --cases / --tags (default: the source tree's); nullopt
 // after printing the errors.
@@ -131,6 +126,12 @@ int run_matrix(const run_args& a) {
 }
 
 int run(const run_args& a) {
+  if (!one_stdout_output("run", {{"--json", a.json},
+                                 {"--junit", a.junit},
+                                 {"--html", a.html},
+                                 {"--write-baseline", a.write_baseline},
+                                 {"--matrix-out", a.matrix_out}}))
+    return exit_usage;
   if (!a.matrix_from.empty()) return run_matrix(a);
   const auto loaded_or = load_cases(a);
   if (!loaded_or) return exit_usage;
@@ -218,9 +219,24 @@ int run(const run_args& a) {
     base = std::move(loaded_base).value();
   }
 
-  const bool progress_bar = !a.no_progress && ::isatty(STDERR_FILENO) && selected.size() > 20;
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const bool progress_bar = !a.no_progress && terminal && selected.size() > 20;
   h::progress_callback progress;
-  if (progress_bar) {
+  if (!a.no_progress && !terminal && a.progress_s > 0) {
+    // Not a terminal (a CI log): a line every few seconds instead of a bar.
+    const auto start = std::chrono::steady_clock::now();
+    auto ticker = std::make_shared<h::progress_ticker>(a.progress_s);
+    ticker->due(0);  // nothing to say at the start
+    auto failed = std::make_shared<std::size_t>(0);
+    progress = [start, ticker, failed, strict = a.strict](std::size_t done, std::size_t total,
+                                                          const h::case_result& r) {
+      *failed += h::counts_as_failure(r, strict);
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (done < total && ticker->due(elapsed)) {
+        std::cerr << h::progress_line(done, total, *failed, elapsed) << std::endl;
+      }
+    };
+  } else if (progress_bar) {
     progress = [](std::size_t done, std::size_t total, const h::case_result&) {
       constexpr std::size_t width = 40;
       const std::size_t filled = done * width / total;
@@ -238,7 +254,10 @@ int run(const run_args& a) {
 
   const char* no_color = std::getenv("NO_COLOR");
   const bool colour = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
-  h::print_console(std::cout, result, o, colour);
+  // A report on standard output (`--json -`) replaces the console summary there.
+  const bool report_on_stdout = a.json == "-" || a.junit == "-" || a.html == "-" || a.write_baseline == "-";
+  if (report_on_stdout) h::print_console(std::cerr, result, o, colour_for(STDERR_FILENO));
+  else h::print_console(std::cout, result, o, colour);
   bool written = true;
   if (!a.json.empty()) written &= write_file(a.json, h::to_json_report(result, o).dump(2) + "\n");
   if (!a.junit.empty()) written &= write_file(a.junit, h::to_junit(result, o));
@@ -274,12 +293,15 @@ void add_run_command(CLI::App& app, int& code) {
         a->seed_given = true;
       },
       "Seed of the random chunkings (mixed with each case id)");
-  cmd->add_option("--timeout-ms", args->timeout_ms, "Base time for one case under one chunking (default 5000)");
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Base time for one case under one chunking (default 5000)")
+      ->check(at_least(1));
   cmd->add_option("--timeout-per-mib-ms", args->timeout_per_mib_ms, "Added per MiB of request (see tools/docs/run.md)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least(0));
   cmd->add_option("--timeout-per-kchunk-ms", args->timeout_per_kchunk_ms, "Added per 1000 chunks of request")
-      ->capture_default_str();
-  cmd->add_option("--jobs", args->jobs, "Adapter processes in parallel (default 1)");
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd->add_option("--jobs", args->jobs, "Adapter processes in parallel (default 1)")->check(in_range(1u, 1024u));
   cmd->add_option("--json", args->json, "Write the JSON report here");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
   cmd->add_option("--html", args->html, "Write the self-contained HTML report here");
@@ -290,8 +312,13 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_flag("--require-all", args->require_all,
                 "Fail the run (exit 1) when any MUST case was not graded (skipped for a layer, a capability, limits)");
   cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
-  cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal");
-  cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)");
+  cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal, no progress lines elsewhere");
+  cmd->add_option("--progress-s", args->progress_s,
+                  "Off a terminal (CI logs), a progress line on stderr this often (0 = none)")
+      ->capture_default_str()
+      ->check(at_least(0.0));
+  cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)")
+      ->check(at_least<std::size_t>(1));
   cmd->add_option("--matrix-from", args->matrix_from,
                   "Render the conformance matrix from these `run --json` reports and `serve --browser-results` files; "
                   "runs nothing");

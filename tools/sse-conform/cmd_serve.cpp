@@ -8,9 +8,11 @@
 #include <iostream>
 #include <thread>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/live/serve.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -77,7 +79,7 @@ int run_serve(const serve_cli& o) {
       failed += r.outcome == conformance::outcome::fail || r.outcome == conformance::outcome::non_strict ||
                 r.outcome == conformance::outcome::timeout;
     }
-    std::cout << "sse-conform serve: " << rows.size() << " browser results, " << failed << " failed\n";
+    std::cout << "sse-conform serve: " << counted(rows.size(), "browser result") << ", " << failed << " failed\n";
     if (rows.empty()) return exit_usage;
     return failed == 0 ? exit_ok : exit_failure;
   }
@@ -93,9 +95,10 @@ void add_serve_command(CLI::App& app, int& code) {
   cmd->add_option("--cases", o->cases, "Case directory")->capture_default_str();
   cmd->add_option("--tags", o->tags, "The closed tag list")->capture_default_str();
   cmd->add_option("--bind", o->bind, "Address to listen on")->capture_default_str();
-  cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
+  cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str()->check(in_range(0, 65535));
   cmd->add_option("--stream", o->streams, "Also serve this file at /stream/<file name>");
-  cmd->add_option("--duration-s", o->duration_s, "Stop after this many seconds (0: until interrupted)");
+  cmd->add_option("--duration-s", o->duration_s, "Stop after this many seconds (0: until interrupted)")
+      ->check(at_least(0.0));
   cmd->add_option("--browser-results", o->browser_results,
                   "Stop once a browser posted its results and write its matrix rows to this file");
   cmd->callback([o, &code] { code = run_serve(*o); });

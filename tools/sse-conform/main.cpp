@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // sse-conform: one command line for the conformance suite (docs/cli.md).
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
+#include "ssec/text.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sse-conform: Server-Sent Events conformance suite and reference parser"};
@@ -20,6 +25,35 @@ int main(int argc, char** argv) {
   ssec::cli::add_coverage_command(app, code);
   ssec::cli::add_cases_command(app, code);
   ssec::cli::add_rules_command(app, code);
+  // `help [SUBCOMMAND]`, and a mistyped subcommand answered with the nearest one.
+  if (argc >= 2 && argv[1][0] != '-') {
+    const std::string first = argv[1];
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (first == "help") {
+      if (argc >= 3) {
+        CLI::App* sub = nullptr;
+        try {
+          sub = app.get_subcommand(argv[2]);
+        } catch (const CLI::OptionNotFound&) {
+        }
+        if (sub == nullptr) {
+          std::cerr << "sse-conform help: unknown command '" << argv[2] << "'"
+                    << ssec::cli::did_you_mean(argv[2], names) << "\n";
+          return ssec::cli::exit_usage;
+        }
+        std::cout << sub->help();
+        return ssec::cli::exit_ok;
+      }
+      std::cout << app.help();
+      return ssec::cli::exit_ok;
+    }
+    if (std::find(names.begin(), names.end(), first) == names.end()) {
+      std::cerr << "sse-conform: unknown command '" << first << "'" << ssec::cli::did_you_mean(first, names)
+                << "\n(commands: " << ssec::join(names) << "; `sse-conform help COMMAND` for one's options)\n";
+      return ssec::cli::exit_usage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -18,6 +18,37 @@ namespace {
 // log syntax (so it pastes into a case).
 std::string excerpt(std::string_view s, std::size_t max = 60) { return ssec::quote_clipped(s, max); }
 
+// Where JSON-looking data (its first non-blank byte is `{` or `[`) stops
+// parsing, as a byte offset into the data; nullopt when it parses or does not
+// look like JSON at all.
+std::optional<std::size_t> json_error_at(std::string_view data) {
+  const std::size_t first = data.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || (data[first] != '{' && data[first] != '[')) return std::nullopt;
+  struct sax : nlohmann::json_sax<nlohmann::json> {
+    std::optional<std::size_t> at;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::json::exception&) override {
+      at = position;
+      return false;
+    }
+  } s;
+  nlohmann::json::sax_parse(data.begin(), data.end(), &s);
+  // nlohmann counts the byte it stopped at from 1.
+  if (s.at) return *s.at > 0 ? *s.at - 1 : 0;
+  return std::nullopt;
+}
+
 std::string describe(const event_view& ev) {
   switch (ev.kind) {
     case event_kind::structured: return "a " + std::string(ev.type) + " frame";
@@ -25,7 +56,10 @@ std::string describe(const event_view& ev) {
     case event_kind::error: return "an error frame " + excerpt(ev.raw);
     case event_kind::plain_text:
       return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
-                            : "plain text " + excerpt(ev.raw);
+                            : (json_error_at(ev.raw)
+                                   ? "JSON that does not parse (stops at byte " +
+                                         std::to_string(*json_error_at(ev.raw)) + " of the data) " + excerpt(ev.raw)
+                                   : "plain text " + excerpt(ev.raw));
   }
   return "a frame";
 }
@@ -593,7 +627,7 @@ struct stream_checker {
 }  // namespace
 
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
-                                  std::optional<std::string_view> content_type) {
+                                  std::optional<std::string_view> content_type, bool read_to_end) {
   stream_checker checker{decoder(d), validator(d), bytes, std::nullopt};
   if (content_type) checker.val.on_content_type(*content_type);
   parser<stream_checker> p(checker, lim);
@@ -609,7 +643,9 @@ validation_report validate_stream(const dialect_spec& d, std::string_view bytes,
   std::string_view tail;
   if (checker.tail_offset && *checker.tail_offset < bytes.size())
     tail = bytes.substr(static_cast<std::size_t>(*checker.tail_offset));
-  checker.val.finish(bytes.size(), checker.tail_offset.value_or(bytes.size()), tail);
+  // What a limit stopped reading, or a sample left unread, is not graded.
+  report.end_graded = read_to_end && report.wire_status == errc::ok;
+  if (report.end_graded) checker.val.finish(bytes.size(), checker.tail_offset.value_or(bytes.size()), tail);
   report.frames = checker.val.frames();
   report.findings = checker.val.findings();
   for (const auto& f : report.findings) {

@@ -353,6 +353,47 @@ TEST(validator, wire_limit) {
   EXPECT_FALSE(report.conforming());
 }
 
+// A limit of the tool that stops reading does not blame the producer for the
+// tail it never read: no end-of-stream finding, and the report says so.
+TEST(validator, a_wire_limit_leaves_the_end_of_the_stream_ungraded) {
+  sse::limits lim;
+  lim.max_line = 10;
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent_ok, lim);
+  EXPECT_FALSE(report.end_graded);
+  EXPECT_FALSE(rules_broken(report).contains("AGENT-DONE-LAST")) << describe(report);
+  EXPECT_TRUE(report.findings.empty()) << describe(report);
+}
+
+// A sample (the caller stopped reading) is graded for what it holds only.
+TEST(validator, a_sample_is_not_graded_at_its_end) {
+  const std::string first = f(R"({"type":"run_started","runId":"r1"})");
+  const auto sample = sse::dialect::validate_stream(dialect("agent"), first, {}, std::nullopt, false);
+  EXPECT_FALSE(sample.end_graded);
+  EXPECT_TRUE(sample.findings.empty()) << describe(sample);
+  const auto whole = sse::dialect::validate_stream(dialect("agent"), first);
+  EXPECT_TRUE(whole.end_graded);
+  EXPECT_TRUE(rules_broken(whole).contains("AGENT-DONE-LAST")) << describe(whole);
+}
+
+// Truncated JSON is named as JSON that does not parse, with where it stops.
+TEST(validator, truncated_json_is_reported_as_json_that_does_not_parse) {
+  const std::string cut = R"({"type":"message_chunk","runId":"r1","stepId")";
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent({f(cut)}));
+  bool named = false;
+  for (const auto& fnd : report.findings) {
+    if (fnd.seen.find("JSON that does not parse (stops at byte " + std::to_string(cut.size()) + " of the data)") !=
+        std::string::npos)
+      named = true;
+    EXPECT_EQ(fnd.seen.find("plain text"), std::string::npos) << describe(report);
+  }
+  EXPECT_TRUE(named) << describe(report);
+  // Text that is not JSON-like stays plain text.
+  const auto plain = sse::dialect::validate_stream(dialect("agent"), agent({f("hello")}));
+  bool plain_named = false;
+  for (const auto& fnd : plain.findings) plain_named |= fnd.seen.find("plain text") != std::string::npos;
+  EXPECT_TRUE(plain_named) << describe(plain);
+}
+
 // The JSON form of a finding (spec/FORMAT.md section 3).
 TEST(validator, finding_json_form) {
   const auto report = sse::dialect::validate_stream(dialect("agent"), f(R"({"type":"done","runId":"r1"})") + chunk);

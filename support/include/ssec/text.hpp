@@ -84,6 +84,16 @@ std::string join(const Range& items, std::string_view separator = ", ") {
   return out;
 }
 
+/// "1 finding", "3 findings": the count and the noun, singular for exactly
+/// one. `many` defaults to `one` + "s".
+inline std::string counted(std::uint64_t n, std::string_view one, std::string_view many = {}) {
+  std::string out = std::to_string(n) + ' ';
+  if (n == 1) out += one;
+  else if (!many.empty()) out += many;
+  else (out += one) += 's';
+  return out;
+}
+
 /// 64-bit FNV-1a of the bytes: stable across runs, platforms and versions,
 /// so ids and seeds derived from it never change (generated case ids do).
 constexpr std::uint64_t fnv1a(std::string_view text) noexcept {

@@ -170,6 +170,7 @@ bool response::start(int status, const std::vector<std::pair<std::string, std::s
 
 bool response::write(std::string_view bytes) {
   if (!started_ && !start(200, {})) return false;
+  if (head_only_) return false;
   if (!send_all(fd_, bytes)) return false;
   body_bytes_ += bytes.size();
   return true;
@@ -178,7 +179,7 @@ bool response::write(std::string_view bytes) {
 bool response::send(int status, std::string_view content_type, std::string_view body) {
   return start(status,
                {{"Content-Type", std::string(content_type)}, {"Content-Length", std::to_string(body.size())}}) &&
-         write(body);
+         (head_only_ || write(body));
 }
 
 void response::reset_connection() {

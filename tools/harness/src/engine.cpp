@@ -23,9 +23,7 @@ namespace conf = ssec::conformance;
 using nlohmann::json;
 using steady = std::chrono::steady_clock;
 
-std::string case_path(const conf::test_case& c) {
-  return std::string(conf::to_string(c.layer)) + "/" + c.topic + "/" + c.id;
-}
+std::string case_path(const conf::test_case& c) { return c.path(); }
 
 bool glob_match(std::string_view pattern, std::string_view text) noexcept {
   // Iterative matcher: remember the last `*` and retry from one character further.

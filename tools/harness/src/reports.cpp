@@ -9,6 +9,7 @@
 
 #include "ssec/harness/baseline.hpp"
 #include "ssec/junit.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::harness {
 
@@ -188,8 +189,9 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   const auto must = grading_of_must_cases(r);
   out << "MUST cases: " << must.sentence(exit_status(r, o.strict) == 0)
       << (must.not_graded > 0 && !o.require_all ? " (--require-all makes that a failure)" : "") << "\n";
-  out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": " << all.total
-      << " cases: " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs << ")\n";
+  out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": "
+      << counted(all.total, "case") << ": " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs
+      << ")\n";
 }
 
 ordered to_json_report(const run_result& r, const run_options& o) {
@@ -292,7 +294,11 @@ std::string to_junit(const run_result& r, const run_options& o) {
     skipped += is_skipped(c);
   }
   junit::document doc;
-  doc.attributes = {{"name", "sse-conform " + r.adapter.name},
+  // "sse-conform <adapter>", without doubling an adapter name that already
+  // says it (the reference adapter is "sse-conform reference").
+  const std::string suite =
+      r.adapter.name.starts_with("sse-conform") ? r.adapter.name : "sse-conform " + r.adapter.name;
+  doc.attributes = {{"name", suite},
                     {"tests", number(r.cases.size())},
                     {"failures", number(failures)},
                     {"errors", number(errors)},
@@ -479,7 +485,11 @@ namespace ssec::harness {
 result<std::vector<ordered>> reports_from_result_lines(std::string_view text, std::string_view display,
                                                        const std::vector<conf::test_case>& cases) {
   std::map<std::string, const conf::test_case*, std::less<>> by_name;
-  for (const auto& c : cases) by_name.emplace(c.test_name(), &c);
+  // The case's path (what serve writes); its older test name is still read.
+  for (const auto& c : cases) {
+    by_name.emplace(c.path(), &c);
+    by_name.emplace(c.test_name(), &c);
+  }
   // Per impl: the status line of each case it lists.
   std::vector<std::string> impls;
   std::map<std::string, std::map<const conf::test_case*, std::string>> statuses;

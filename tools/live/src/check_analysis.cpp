@@ -9,6 +9,7 @@
 #include "sse/chunking.hpp"
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
+#include "ssec/escape.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/wire_json.hpp"
 
@@ -81,6 +82,14 @@ std::string seconds(double s) {
   return out.str();
 }
 
+// The first bytes of a response body that is not a stream (an error page
+// says why), escaped; redacted later with the rest of the report.
+std::string body_excerpt(const capture& cap) {
+  const std::string body = cap.bytes();
+  if (body.empty()) return " (no body)";
+  return ", body " + ssec::quote_clipped(body, 200);
+}
+
 void check_response(const capture& cap, check_report& r) {
   if (cap.status == 0) return;
   if (cap.status >= 300 && cap.status < 400) {
@@ -92,7 +101,7 @@ void check_response(const capture& cap, check_report& r) {
   if (cap.status != 200) {
     add(r, {"HTTP-STATUS", "must", std::nullopt, 0,
             "an event stream must be answered with 200 (EventSource fails the connection on any other status)", "200",
-            std::to_string(cap.status)});
+            std::to_string(cap.status) + body_excerpt(cap)});
     return;
   }
   const std::string type = header(cap, "content-type");
@@ -183,6 +192,9 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
       t.max_gap = std::max(t.max_gap, cap.pieces[i].at_seconds - cap.pieces[i - 1].at_seconds);
     }
     t.max_gap = std::max(t.max_gap, t.first_byte);
+    // The silence that made the reader give up counts too.
+    if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time")
+      t.max_gap = std::max(t.max_gap, cap.seconds_total - t.last_byte);
     if (!v.event_piece.empty()) {
       t.first_event = cap.pieces[v.event_piece.front()].at_seconds;
       double sum = 0;
@@ -235,7 +247,7 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
 void check_producer(const std::string& bytes, const check_options& opt, check_report& r) {
   if (opt.dialect == nullptr) return;
   // The same call as `sse-conform validate`, so both report the same findings.
-  const auto v = sse::dialect::validate_stream(*opt.dialect, bytes, opt.limits);
+  const auto v = sse::dialect::validate_stream(*opt.dialect, bytes, opt.limits, std::nullopt, !r.sampled);
   r.frames = v.frames;
   for (const auto& f : v.findings) {
     add(r,
@@ -261,6 +273,9 @@ check_report analyze(const capture& cap, const check_options& opt) {
   r.timing.total = cap.seconds_total;
   const std::string bytes = cap.bytes();
   r.bytes = bytes.size();
+  // The read stopped where the user asked (--max-events, --max-bytes,
+  // --max-time): the end of the stream was never read, so it is not graded.
+  r.sampled = cap.end == "stopped" || cap.end == "max_bytes" || cap.end == "max_time";
   check_response(cap, r);
   check_transport(cap, bytes, r);
   // A body that is not an event stream (an error page), or no body because

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "sse/dialect/decoder.hpp"
 #include "ssec/live/check.hpp"
 
 namespace ssec::live {
@@ -36,13 +37,70 @@ std::size_t event_counter::events() const noexcept { return impl_->v.events; }
 bool event_counter::failed() const noexcept { return impl_->failed; }
 std::string event_counter::last_event_id() const { return std::string(impl_->p.last_event_id()); }
 
-capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim) {
+namespace {
+void note(read_progress* progress, std::string_view bytes, std::size_t events, double at) {
+  if (progress == nullptr) return;
+  progress->bytes += bytes.size();
+  progress->events = events;
+  progress->last_byte_s = at;
+  if (progress->on_bytes) progress->on_bytes(bytes);
+}
+}  // namespace
+
+struct live_findings::impl {
+  struct visitor {
+    impl* self = nullptr;
+    sse::action on_event(const sse::event_view& e) {
+      const auto& ev = self->dec.decode(sse::dialect::frame{e.data, e.type, e.last_event_id, e.offset});
+      const std::uint64_t at = e.offset - self->base;
+      const std::string_view block = sse::dialect::block_at(self->buf, at);
+      self->val.on_frame(ev, block);
+      self->keep_from = e.offset + block.size();
+      return sse::action::proceed;
+    }
+    void on_diagnostic(const sse::diagnostic& d) { self->val.on_diagnostic(d); }
+  };
+  sse::dialect::decoder dec;
+  sse::dialect::validator val;
+  visitor v;
+  sse::parser<visitor> p;
+  std::string buf;         // the stream from `base` on: the frame in progress
+  std::uint64_t base = 0;  // stream offset of buf[0]
+  std::uint64_t keep_from = 0;
+  std::size_t reported = 0;
+  bool stopped = false;
+  impl(const sse::dialect::dialect_spec& d, sse::limits lim) : dec(d), val(d), v{this}, p(v, lim) {}
+};
+
+live_findings::live_findings(const sse::dialect::dialect_spec& d, sse::limits lim)
+    : impl_(std::make_unique<impl>(d, lim)) {}
+live_findings::~live_findings() = default;
+
+std::vector<sse::dialect::finding> live_findings::feed(std::string_view bytes) {
+  auto& m = *impl_;
+  if (m.stopped) return {};
+  m.buf.append(bytes);
+  if (sse::is_fatal(m.p.feed(bytes).status)) m.stopped = true;
+  // Blocks already judged are dropped: only the frame in progress is kept.
+  if (m.keep_from > m.base) {
+    m.buf.erase(0, static_cast<std::size_t>(m.keep_from - m.base));
+    m.base = m.keep_from;
+  }
+  const auto& all = m.val.findings();
+  std::vector<sse::dialect::finding> fresh(all.begin() + static_cast<std::ptrdiff_t>(m.reported), all.end());
+  m.reported = all.size();
+  return fresh;
+}
+
+capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim,
+              read_progress* progress) {
   capture cap;
   cap.source = req.url;
   event_counter counter(lim);
   const auto result = http::stream(req, [&](std::string_view bytes, double at) {
     cap.pieces.push_back(piece{std::string(bytes), at});
     const std::size_t n = counter.feed(bytes);
+    note(progress, bytes, n, at);
     return (max_events == 0 || n < max_events) && !counter.failed();
   });
   cap.status = result.status;
@@ -55,10 +113,11 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
   return cap;
 }
 
-capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim) {
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim,
+                      read_progress* progress) {
   const bool sampling = max_time_s > 0 && (req.timeout_s <= 0 || max_time_s < req.timeout_s);
   if (sampling) req.timeout_s = max_time_s;
-  capture cap = fetch(req, max_events, lim);
+  capture cap = fetch(req, max_events, lim, progress);
   if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
   return cap;
 }
@@ -102,6 +161,7 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
     if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
     total += take;
     const std::size_t events = counter.feed(cap.pieces.back().bytes);
+    note(o.progress, cap.pieces.back().bytes, events, cap.pieces.back().at_seconds);
     if (o.max_bytes > 0 && total >= o.max_bytes) {
       cap.end = "max_bytes";
       break;

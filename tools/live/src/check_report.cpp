@@ -6,6 +6,7 @@
 
 #include "ssec/junit.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/text.hpp"
 #include "ssec/wire_json.hpp"
 
 namespace ssec::live {
@@ -55,7 +56,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
                      {"join_offset", x.join_offset}, {"new_from", x.new_from}, {"total_s", x.seconds_total}};
   }
   out["findings"] = std::move(findings);
-  out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}};
+  out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}, {"sampled", r.sampled}};
   if (r.strict) out["summary"]["strict_promoted"] = r.decision_findings();
   return out;
 }
@@ -132,10 +133,11 @@ std::string to_text(const check_report& r) {
   }
   out.precision(3);
   out << std::fixed;
-  out << src << ": " << r.bytes << " bytes in " << r.pieces << " reads, " << r.events << " events (" << r.event_reads
-      << " reads completed events, " << r.frames_split_across_reads << " split across reads), " << r.comments
-      << " comments; chunkings re-parsed: " << r.chunkings_tried
-      << (r.chunking_invariant ? " (all agree)" : " (DIFFER)") << '\n';
+  out << src << ": " << counted(r.bytes, "byte") << " in " << counted(r.pieces, "read") << ", "
+      << counted(r.events, "event") << " (" << counted(r.event_reads, "read") << " completed events, "
+      << r.frames_split_across_reads << " split across reads), " << counted(r.comments, "comment")
+      << "; chunkings re-parsed: " << r.chunkings_tried << (r.chunking_invariant ? " (all agree)" : " (DIFFER)")
+      << '\n';
   if (r.timing.first_byte >= 0) {
     out << src << ": first byte " << r.timing.first_byte << " s, first event " << r.timing.first_event
         << " s, last byte " << r.timing.last_byte << " s, total " << r.timing.total << " s, longest silence "
@@ -154,12 +156,14 @@ std::string to_text(const check_report& r) {
           << x.reason << ")\n";
     }
   }
-  out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << r.findings.size() << " findings (" << r.must
-      << " must, " << r.should << " should"
+  out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << counted(r.findings.size(), "finding")
+      << " (" << r.must << " must, " << r.should << " should"
       << (r.strict && r.decision_findings() > 0
               ? ", " + std::to_string(r.decision_findings()) + " decision-based promoted by --strict"
               : std::string())
-      << "): " << (r.conforming() ? "conforming" : "NOT conforming") << '\n';
+      << "): " << (r.conforming() ? "conforming" : "NOT conforming");
+  if (r.sampled) out << " (sampled: " << counted(r.events, "event") << " read, end of stream not graded)";
+  out << '\n';
   return out.str();
 }
 

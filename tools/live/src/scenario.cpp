@@ -14,6 +14,7 @@
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/input.hpp"
+#include "ssec/text.hpp"
 #include "ssec/yaml_reader.hpp"
 
 namespace ssec::live {
@@ -534,10 +535,10 @@ std::string to_text(const scenario_file& f, const std::vector<scenario_result>& 
       failed += !r.report.conforming();
     }
     failed_scenarios += failed != 0;
-    out << "scenario \"" << s.name << "\": " << s.requests.size() << " requests, " << failed
+    out << "scenario \"" << s.name << "\": " << counted(s.requests.size(), "request") << ", " << failed
         << " NOT conforming: " << (failed == 0 ? "PASS" : "FAIL") << "\n\n";
   }
-  out << f.display << ": " << results.size() << " scenarios, " << failed_scenarios << " failed\n";
+  out << f.display << ": " << counted(results.size(), "scenario") << ", " << failed_scenarios << " failed\n";
   return out.str();
 }
 

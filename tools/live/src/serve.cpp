@@ -49,6 +49,48 @@ long number(const http::request& req, const std::string& key, long fallback) {
   }
 }
 
+// Checks the fault parameters (tools/docs/serve.md) before anything is
+// served: an unknown or invalid one is a 400 naming it, so a typo does not
+// look like a client that handled the fault. Empty when all are valid.
+std::string invalid_fault(const http::request& req) {
+  const auto whole = [](const std::string& v, long low, long high) {
+    if (v.empty() || v.size() > 12 || v.find_first_not_of("0123456789") != std::string::npos) return false;
+    const long n = std::stol(v);
+    return n >= low && n <= high;
+  };
+  const auto flag = [](const std::string& v) { return v == "0" || v == "1"; };
+  constexpr long big = 999'999'999'999;
+  for (const auto& [key, v] : req.query) {
+    bool ok = true;
+    std::string want;
+    if (key == "delay_ms" || key == "drip_ms" || key == "stall" || key == "stall_at") {
+      ok = whole(v, 0, big);
+      want = "a whole number >= 0";
+    } else if (key == "status") {
+      ok = whole(v, 100, 599);
+      want = "an HTTP status from 100 to 599";
+    } else if (key == "reset") {
+      ok = v == "mid" || whole(v, 0, big);
+      want = "mid or a byte count";
+    } else if (key == "redirect" || key == "gzip" || key == "forever" || key == "endless" || key == "resume") {
+      ok = flag(v);
+      want = "0 or 1";
+    } else if (key == "split") {
+      ok = v == "frames";
+      want = "frames";
+    } else if (key == "content_type") {
+      ok = !v.empty();
+      want = "a media type";
+    } else {
+      return "unknown fault parameter `" + key +
+             "` (known: delay_ms, status, content_type, redirect, gzip, reset, stall, stall_at, drip_ms, forever, "
+             "endless, split, resume)";
+    }
+    if (!ok) return "fault parameter `" + key + "=" + v + "`: expected " + want;
+  }
+  return {};
+}
+
 // The event types named in a stream's `event:` lines, so the browser page
 // can listen for them (EventSource delivers named types only to listeners).
 std::vector<std::string> event_types(std::string_view bytes) {
@@ -262,25 +304,66 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
 nlohmann::json case_list(const case_server::state& st) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& c : st.cases) {
-    list.push_back({{"name", c.test_name()}, {"url", "/case/" + c.test_name()}, {"types", event_types(c.input)}});
+    list.push_back({{"name", c.path()}, {"url", "/case/" + c.path()}, {"types", event_types(c.input)}});
   }
   return list;
 }
 
+// A case's name as given: its path ("wire/bom/3RFS"), or its older test
+// name ("bom_3RFS"), still accepted for pages and result files made before.
+bool names(const conformance::test_case& c, std::string_view name) { return c.path() == name || c.test_name() == name; }
+
+// What exists at `path`, whatever the method: for a 405 rather than a 404.
+bool exists(const case_server::state& st, const std::string& path) {
+  if (path == "/" || path == "/index.html" || path == "/browser" || path == "/cases.json" || path == "/results")
+    return true;
+  if (path.starts_with("/case/")) {
+    const std::string name = path.substr(6);
+    return std::any_of(st.cases.begin(), st.cases.end(), [&](const auto& c) { return names(c, name); });
+  }
+  if (path.starts_with("/stream/")) {
+    const std::string name = path.substr(8);
+    return std::any_of(st.streams.begin(), st.streams.end(), [&](const auto& s) { return s.name == name; });
+  }
+  return false;
+}
+
+void handle_get(case_server::state& st, const http::request& req, http::response& res);
+
 void handle(case_server::state& st, const http::request& req, http::response& res) {
-  if (req.method == "GET" && (req.path == "/" || req.path == "/index.html")) {
+  if (req.method == "POST" && req.path == "/results") return handle_get(st, req, res);
+  const bool readable = req.method == "GET" || req.method == "HEAD";
+  if (!readable || (req.path == "/results")) {
+    if (!exists(st, req.path)) {
+      res.send(404, "text/plain", "sse-conform serve: no such case or stream: " + req.path + "\n");
+      return;
+    }
+    const std::string allow = req.path == "/results" ? "POST" : "GET, HEAD";
+    const std::string body =
+        "sse-conform serve: " + req.method + " is not allowed on " + req.path + " (allowed: " + allow + ")\n";
+    res.start(405, {{"Allow", allow}, {"Content-Type", "text/plain"}, {"Content-Length", std::to_string(body.size())}});
+    if (req.method != "HEAD") res.write(body);
+    return;
+  }
+  if (req.method == "HEAD") res.omit_body();
+  handle_get(st, req, res);
+}
+
+void handle_get(case_server::state& st, const http::request& req, http::response& res) {
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  if (get && (req.path == "/" || req.path == "/index.html")) {
     std::string page =
         "<!doctype html><title>sse-conform serve</title><h1>sse-conform serve</h1>"
         "<p><a href=\"/browser\">run the cases in this browser</a> · <a href=\"/cases.json\">cases.json</a></p><ul>";
-    for (const auto& c : st.cases) page += "<li><a href=\"/case/" + c.test_name() + "\">" + c.test_name() + "</a></li>";
+    for (const auto& c : st.cases) page += "<li><a href=\"/case/" + c.path() + "\">" + c.path() + "</a></li>";
     res.send(200, "text/html; charset=utf-8", page + "</ul>");
     return;
   }
-  if (req.method == "GET" && req.path == "/browser") {
+  if (get && req.path == "/browser") {
     res.send(200, "text/html; charset=utf-8", detail::browser_page);
     return;
   }
-  if (req.method == "GET" && req.path == "/cases.json") {
+  if (get && req.path == "/cases.json") {
     // Invalid UTF-8 in an event name (the utf8 cases) is shown repaired, never thrown on.
     res.send(200, "application/json", case_list(st).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return;
@@ -296,8 +379,7 @@ void handle(case_server::state& st, const http::request& req, http::response& re
                                                                          : "browser:other";
       for (const auto& r : body["results"]) {
         const std::string name = r.is_object() ? r.value("name", std::string()) : std::string();
-        const auto c =
-            std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return tc.test_name() == name; });
+        const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
         if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
       }
     }
@@ -310,13 +392,19 @@ void handle(case_server::state& st, const http::request& req, http::response& re
     res.send(200, "application/json", nlohmann::json{{"graded", rows.size()}}.dump());
     return;
   }
-  if (req.method == "GET" && req.path.starts_with("/case/")) {
-    const std::string name = req.path.substr(6);
-    for (const auto& c : st.cases) {
-      if (c.test_name() == name) return serve_stream(st, req, res, c.input, c.written_chunks);
+  if (get && (req.path.starts_with("/case/") || req.path.starts_with("/stream/")) && exists(st, req.path)) {
+    if (const std::string bad = invalid_fault(req); !bad.empty()) {
+      res.send(400, "text/plain", "sse-conform serve: " + bad + "\n");
+      return;
     }
   }
-  if (req.method == "GET" && req.path.starts_with("/stream/")) {
+  if (get && req.path.starts_with("/case/")) {
+    const std::string name = req.path.substr(6);
+    for (const auto& c : st.cases) {
+      if (names(c, name)) return serve_stream(st, req, res, c.input, c.written_chunks);
+    }
+  }
+  if (get && req.path.starts_with("/stream/")) {
     const std::string name = req.path.substr(8);
     for (const auto& s : st.streams) {
       if (s.name == name) return serve_stream(st, req, res, s.bytes, s.chunks);
@@ -329,7 +417,7 @@ void handle(case_server::state& st, const http::request& req, http::response& re
 
 browser_row grade_browser(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen,
                           bool strict) {
-  browser_row row{impl, c.test_name(), conformance::outcome::pass, c.verdict, {}, {}};
+  browser_row row{impl, c.path(), conformance::outcome::pass, c.verdict, {}, {}};
   const auto needs = conformance::required_capabilities(c);
   if (std::find(needs.begin(), needs.end(), "retry") != needs.end()) {
     row.outcome = conformance::outcome::skip;

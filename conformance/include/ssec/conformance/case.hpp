@@ -75,6 +75,10 @@ struct test_case {
   /// "<topic>_<id>" with every character outside [A-Za-z0-9_] as '_': the
   /// GoogleTest instance name and the harness's stable case name.
   std::string test_name() const;
+  /// The case's one name in every report, page and result line:
+  /// `<layer>/<topic>/<id>`, e.g. "wire/bom/3RFS" (test_name() is the
+  /// GoogleTest form, still accepted on input where a name is read).
+  std::string path() const;
   /// Limits for the reference: the case's, or the defaults.
   sse::limits reference_limits() const { return limits.value_or(sse::limits{}); }
 };

@@ -46,6 +46,10 @@ class response {
   bool send(int status, std::string_view content_type, std::string_view body);
   /// Ends the connection with a TCP reset instead of a clean close.
   void reset_connection();
+  /// For a HEAD request: start() and send() still send the status line and
+  /// headers (send()'s Content-Length is the body's), but no body byte is
+  /// written; write() returns false, so a streaming handler stops.
+  void omit_body() noexcept { head_only_ = true; }
   bool started() const noexcept { return started_; }
   std::uint64_t bytes_written() const noexcept { return body_bytes_; }
 
@@ -53,6 +57,7 @@ class response {
   int fd_;
   bool started_ = false;
   bool reset_ = false;
+  bool head_only_ = false;
   std::uint64_t body_bytes_ = 0;
   friend class server;
 };

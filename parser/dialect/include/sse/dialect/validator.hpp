@@ -79,14 +79,21 @@ struct validation_report {
   std::size_t should = 0;       ///< Findings of severity should.
   errc wire_status = errc::ok;  ///< A fatal wire error (limit), if any; frames before it were checked.
   std::uint64_t wire_error_offset = 0;
+  /// False when the end of the stream was not graded: a wire limit stopped
+  /// reading (wire_status), or the caller read only a sample (validate_stream's
+  /// `read_to_end`). End-of-stream rules (last frame, open pairs, an
+  /// unterminated frame) then report nothing: the tail was never read.
+  bool end_graded = true;
   /// True when no MUST rule is broken.
   bool conforming() const noexcept { return must == 0 && wire_status == errc::ok; }
 };
 
 /// Decodes and validates a stream held in memory; `content_type`, when given,
 /// is the HTTP Content-Type the stream came with (see on_content_type).
+/// `read_to_end` false: `bytes` is a sample (the stream went on), so the
+/// end-of-stream rules are not run (see validation_report::end_graded).
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim = {},
-                                  std::optional<std::string_view> content_type = std::nullopt);
+                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true);
 
 /// The bytes of the block starting at `offset` in `stream`, through its
 /// terminating blank line (or to the end when unterminated).

@@ -6,7 +6,9 @@
 // `sse-conform validate`: sse::dialect::validate_stream on the same bytes).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sse/dialect/catalog.hpp"
+#include "sse/dialect/validator.hpp"
 #include "sse/parser.hpp"
 #include "ssec/http_client.hpp"
 #include "ssec/live/capture.hpp"
@@ -110,6 +113,9 @@ struct check_report {
   std::size_t must = 0;
   std::size_t should = 0;
   std::optional<resume_report> resume;  ///< Set when resumption was asked for.
+  /// The read stopped where the user asked (--max-events, --max-bytes,
+  /// --max-time): what was read is graded, the end of the stream is not.
+  bool sampled = false;
   bool strict = false;                  ///< Checked with --strict (check_options::strict).
   /// Findings of rules whose severity rests on a decision (basis "decision").
   std::size_t decision_findings() const noexcept {
@@ -144,25 +150,60 @@ class event_counter {
   std::unique_ptr<impl> impl_;
 };
 
+/// The producer findings of a stream as it arrives, for printing while the
+/// stream is still open: the same validator as analyze(), fed piece by piece.
+/// Rules about the end of the stream are not run (they wait for the end, in
+/// analyze()). Holds only the bytes of the frame in progress. Not thread-safe.
+class live_findings {
+ public:
+  /// `d` must outlive this object.
+  explicit live_findings(const sse::dialect::dialect_spec& d, sse::limits lim = {});
+  ~live_findings();
+  live_findings(const live_findings&) = delete;
+  live_findings& operator=(const live_findings&) = delete;
+  /// Feeds the next piece; returns the findings it completed (in stream
+  /// order). After a fatal wire error (a limit), nothing more is found.
+  std::vector<sse::dialect::finding> feed(std::string_view bytes);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// What a read has received so far, for a progress line printed by another
+/// thread while the read runs (`check`'s heartbeat). Written by the reading
+/// thread only; every member may be read concurrently.
+struct read_progress {
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::size_t> events{0};
+  std::atomic<double> last_byte_s{-1};  ///< Seconds from the start to the last byte; -1: none yet.
+  /// Called on the reading thread with each piece as it arrives, when set.
+  std::function<void(std::string_view bytes)> on_bytes;
+};
+
 /// Performs the request and records the response, stopping at max_events
 /// (counted with the reference parser), at the reference's first fatal error
 /// (an endless line stops at limits.max_line, end "stopped"), the byte limit
 /// or the timeouts.
-capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim = {});
+/// `progress`, when given, is updated as bytes arrive.
+capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim = {},
+              read_progress* progress = nullptr);
 
 /// fetch() with a sampling time: when `max_time_s` > 0 and shorter than the
 /// request's timeout, the exchange stops then and ends "max_time" (a sample
 /// the user asked for, not a failure) instead of "timeout".
-capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim = {});
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim = {},
+                      read_progress* progress = nullptr);
 
 /// The limits of reading a stream from a file descriptor, as a live read has them.
 struct read_limits {
-  double timeout_s = 60;        ///< Whole read; 0 = none.
-  double idle_timeout_s = 30;   ///< Longest silence; 0 = none.
-  double max_time_s = 0;        ///< A sample: stop then, end "max_time"; 0 = off.
-  std::uint64_t max_bytes = 0;  ///< 0 = no limit; end "max_bytes".
-  std::size_t max_events = 0;   ///< Stop after this many events (end "stopped"); 0 = no limit.
-  sse::limits limits;           ///< Reference parser limits: its first fatal error stops the read ("stopped").
+  double timeout_s = 0;               ///< Whole read; 0 = none.
+  double idle_timeout_s = 30;         ///< Longest silence; 0 = none.
+  double max_time_s = 0;              ///< A sample: stop then, end "max_time"; 0 = off.
+  std::uint64_t max_bytes = 0;        ///< 0 = no limit; end "max_bytes".
+  std::size_t max_events = 0;         ///< Stop after this many events (end "stopped"); 0 = no limit.
+  sse::limits limits;                 ///< Reference parser limits: its first fatal error stops the read ("stopped").
+  read_progress* progress = nullptr;  ///< Updated as bytes arrive, when given.
 };
 
 /// Reads `fd` (standard input for `check -`) as it arrives, with arrival

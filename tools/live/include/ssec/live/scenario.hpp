@@ -28,9 +28,9 @@ inline constexpr int scenario_format_version = 1;
 
 /// How long and how much one request may read (`limits:`).
 struct scenario_limits {
-  double timeout_s = 60;                  ///< The whole exchange; 0 = none. Striking it is STREAM-TIMEOUT.
-  double idle_timeout_s = 30;             ///< Longest silence; 0 = none. Striking it is STREAM-IDLE-TIMEOUT.
-  double max_time_s = 0;                  ///< Sample for this long, then judge (not a finding); 0 = off.
+  double timeout_s = 0;        ///< The whole exchange; 0 = none (the default). Striking it is STREAM-TIMEOUT.
+  double idle_timeout_s = 30;  ///< Longest silence; 0 = none. Striking it is STREAM-IDLE-TIMEOUT.
+  double max_time_s = 0;       ///< Sample for this long, then judge (not a finding); 0 = off.
   std::uint64_t max_bytes = 64ull << 20;  ///< Stop after this many body bytes (not a finding); 0 = none.
   std::size_t max_events = 0;             ///< Stop after this many events (not a finding); 0 = none.
   sse::limits parser;                     ///< max_line, max_event_data of the reference parser.

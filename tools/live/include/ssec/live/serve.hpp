@@ -50,7 +50,8 @@ struct serve_limits {
 /// The serve handlers over an ssec::http::server. Thread-safe.
 class case_server {
  public:
-  /// Serves `cases` at /case/<test_name> and `streams` at /stream/<name> on
+  /// Serves `cases` at /case/<layer>/<topic>/<id> (test_case::path(); the
+  /// older /case/<test_name> is still served) and `streams` at /stream/<name> on
   /// address:port (0 = any free port). Check ok().
   case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams,
               std::string address = "127.0.0.1", std::uint16_t port = 0, serve_limits limits = {});

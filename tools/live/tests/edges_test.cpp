@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// The rough edges of check and serve (issue 15) at the library level: what a
+// sampled read does not grade, the silence that ended a read, an error page's
+// body in the finding, and serve's answers to wrong methods, bad fault
+// parameters and the case's one name.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+#include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/live/serve.hpp"
+
+namespace {
+
+const std::string good_agent =
+    "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+    "data: {\"type\":\"step_started\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+    "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n"
+    "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n";
+
+// One raw HTTP/1.1 exchange (the server closes every connection): the whole answer.
+std::string http_exchange(std::uint16_t port, const std::string& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return "connect failed";
+  }
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::send(fd, request.data(), request.size(), 0);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return out;
+}
+
+std::string request(const std::string& method, const std::string& path) {
+  return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n";
+}
+
+class served : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::vector<ssec::error> errors;
+    const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
+    ASSERT_TRUE(errors.empty());
+    auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
+    ASSERT_TRUE(loaded.ok()) << loaded.error_text();
+    for (const auto& c : loaded.value) {
+      if (c.topic == "bom" && c.id == "3RFS") bom_ = c;
+    }
+    ASSERT_FALSE(bom_.id.empty()) << "the case wire/bom/3RFS is gone";
+    server_ = std::make_unique<ssec::live::case_server>(
+        std::vector<ssec::conformance::test_case>{bom_},
+        std::vector<ssec::live::served_stream>{{"good", good_agent, {good_agent.size()}}}, "127.0.0.1", 0,
+        ssec::live::serve_limits{5, 64ull << 20, 2000});
+    ASSERT_TRUE(server_->ok()) << server_->error();
+  }
+  std::string ask(const std::string& method, const std::string& path) {
+    const std::string base = server_->base_url();
+    const auto port = static_cast<std::uint16_t>(std::stoi(base.substr(base.rfind(':') + 1)));
+    return http_exchange(port, request(method, path));
+  }
+  ssec::conformance::test_case bom_;
+  std::unique_ptr<ssec::live::case_server> server_;
+};
+
+TEST_F(served, post_on_an_existing_case_is_405_with_allow) {
+  const std::string answer = ask("POST", "/case/wire/bom/3RFS");
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 405 ")) << answer;
+  EXPECT_NE(answer.find("Allow: GET, HEAD\r\n"), std::string::npos) << answer;
+  EXPECT_TRUE(ask("DELETE", "/stream/good").starts_with("HTTP/1.1 405 "));
+  EXPECT_TRUE(ask("POST", "/case/no/such/case").starts_with("HTTP/1.1 404 "));
+}
+
+TEST_F(served, head_answers_the_headers_without_a_body) {
+  const std::string answer = ask("HEAD", "/stream/good");
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 200 ")) << answer;
+  EXPECT_NE(answer.find("Content-Type: text/event-stream"), std::string::npos) << answer;
+  EXPECT_TRUE(answer.ends_with("\r\n\r\n")) << "a body followed the headers: " << answer;
+  const std::string index = ask("HEAD", "/cases.json");
+  EXPECT_TRUE(index.starts_with("HTTP/1.1 200 ")) << index;
+  EXPECT_TRUE(index.ends_with("\r\n\r\n")) << index;
+}
+
+TEST_F(served, unknown_or_invalid_fault_parameters_are_400_naming_them) {
+  for (const std::string q : {"stal=5", "status=abc", "delay_ms=-5", "gzip=yes", "split=lines"}) {
+    const std::string answer = ask("GET", "/stream/good?" + q);
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 400 ")) << q << ": " << answer;
+    EXPECT_NE(answer.find("`" + q.substr(0, q.find('=')) + (q.starts_with("stal=") ? "`" : "=")), std::string::npos)
+        << q << ": " << answer;
+  }
+  EXPECT_TRUE(ask("GET", "/stream/good?delay_ms=1&split=frames").starts_with("HTTP/1.1 200 "));
+}
+
+TEST_F(served, a_case_has_one_name_its_path_and_the_old_name_still_works) {
+  const std::string list = ask("GET", "/cases.json");
+  EXPECT_NE(list.find("\"name\":\"wire/bom/3RFS\""), std::string::npos) << list;
+  EXPECT_NE(list.find("\"url\":\"/case/wire/bom/3RFS\""), std::string::npos) << list;
+  EXPECT_EQ(list.find("bom_3RFS"), std::string::npos) << list;
+  EXPECT_TRUE(ask("GET", "/case/wire/bom/3RFS").starts_with("HTTP/1.1 200 "));
+  EXPECT_TRUE(ask("GET", "/case/bom_3RFS").starts_with("HTTP/1.1 200 "));
+  EXPECT_EQ(ssec::live::grade_browser(bom_, "browser:x", nlohmann::json::object()).case_name, "wire/bom/3RFS");
+}
+
+ssec::live::check_options agent() {
+  ssec::live::check_options opt;
+  opt.dialect = sse::dialect::builtin_dialect("agent");
+  return opt;
+}
+
+bool has(const ssec::live::check_report& r, const std::string& rule) {
+  for (const auto& f : r.findings) {
+    if (f.rule == rule) return true;
+  }
+  return false;
+}
+
+TEST_F(served, a_sampled_read_does_not_grade_the_end_it_did_not_read) {
+  ssec::http::stream_request req;
+  req.url = server_->base_url() + "/stream/good?split=frames&delay_ms=50";
+  req.timeout_s = 5;
+  req.idle_timeout_s = 5;
+  const auto cap = ssec::live::fetch(req, 3);
+  EXPECT_EQ(cap.end, "stopped");
+  const auto r = ssec::live::analyze(cap, agent());
+  EXPECT_TRUE(r.sampled);
+  EXPECT_FALSE(has(r, "AGENT-DONE-LAST")) << ssec::live::to_text(r);
+  EXPECT_TRUE(r.conforming()) << ssec::live::to_text(r);
+  EXPECT_NE(ssec::live::to_text(r).find("sampled: 3 events read, end of stream not graded"), std::string::npos)
+      << ssec::live::to_text(r);
+  EXPECT_EQ(ssec::live::to_json(r)["summary"]["sampled"], true);
+}
+
+TEST_F(served, the_silence_that_ended_the_read_counts_in_the_longest_silence) {
+  ssec::http::stream_request req;
+  req.url = server_->base_url() + "/stream/good?stall=3&stall_at=40";
+  req.timeout_s = 10;
+  req.idle_timeout_s = 0.6;
+  const auto cap = ssec::live::fetch(req, 0);
+  ASSERT_EQ(cap.end, "idle_timeout");
+  const auto r = ssec::live::analyze(cap, agent());
+  EXPECT_GE(r.timing.max_gap, 0.5) << ssec::live::to_text(r);
+}
+
+TEST_F(served, an_error_status_shows_the_first_bytes_of_its_body) {
+  ssec::http::stream_request req;
+  req.url = server_->base_url() + "/stream/good?status=500";
+  req.timeout_s = 5;
+  const auto r = ssec::live::analyze(ssec::live::fetch(req, 0), agent());
+  ASSERT_TRUE(has(r, "HTTP-STATUS"));
+  for (const auto& f : r.findings) {
+    if (f.rule == "HTTP-STATUS") {
+      EXPECT_NE(f.seen.find("500, body \"sse-conform serve: injected status 500\\n\""), std::string::npos) << f.seen;
+    }
+  }
+}
+
+// The live validator reports a frame's findings when its blank line arrives,
+// byte by byte, and keeps only the frame in progress.
+TEST(live_findings, a_finding_comes_with_the_blank_line_that_ends_its_frame) {
+  ssec::live::live_findings watch(*sse::dialect::builtin_dialect("agent"));
+  const std::string ok = "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n";
+  const std::string bad = "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"stepId\":\"s1\"}\n\n";
+  const std::string stream = ok + bad;
+  std::size_t found_at = 0;
+  std::vector<std::string> rules;
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    for (const auto& f : watch.feed(stream.substr(i, 1))) {
+      rules.push_back(f.rule->id);
+      if (found_at == 0) found_at = i + 1;
+      EXPECT_EQ(f.frame, 1u);
+      EXPECT_EQ(f.offset, ok.size());
+    }
+  }
+  EXPECT_EQ(found_at, stream.size());
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "AGENT-RUNID-PRESENT"), rules.end());
+  EXPECT_EQ(std::find(rules.begin(), rules.end(), "AGENT-DONE-LAST"), rules.end());  // the end waits for the end
+}
+
+TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {
+  ssec::live::capture cap;
+  cap.status = 502;
+  cap.pieces.push_back({"token=s3cr3t \x1b " + std::string(500, 'x'), 0.1});
+  const auto r = ssec::live::redact(ssec::live::analyze(cap, {}), {"s3cr3t"});
+  ASSERT_FALSE(r.findings.empty());
+  const std::string& seen = r.findings.front().seen;
+  EXPECT_EQ(seen.find("s3cr3t"), std::string::npos) << seen;
+  EXPECT_NE(seen.find("\\u001B"), std::string::npos) << seen;
+  EXPECT_LT(seen.size(), 300u) << seen;
+}
+
+}  // namespace

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// What every subcommand's glue shares: `-` as standard output, one output on
+// standard output at a time, colour on a terminal, and numeric ranges that
+// say what is valid (tools/docs/cli.md, "Conventions").
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace ssec::cli {
+
+/// Writes `text` to `path`, or to standard output when `path` is "-". False
+/// (after saying so on stderr, as `command`) when the file cannot be written.
+inline bool write_output(std::string_view command, const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return true;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "sse-conform " << command << ": " << path << ": cannot write\n";
+    return false;
+  }
+  return true;
+}
+
+/// `outputs` pairs an option name with the path it was given (empty: not
+/// given). When two of them are "-", says so (as `command`) and returns false:
+/// two reports interleaved on standard output parse as neither.
+inline bool one_stdout_output(std::string_view command,
+                              const std::vector<std::pair<std::string_view, std::string_view>>& outputs) {
+  std::string_view first;
+  for (const auto& [name, path] : outputs) {
+    if (path != "-") continue;
+    if (first.empty()) {
+      first = name;
+      continue;
+    }
+    std::cerr << "sse-conform " << command << ": " << first << " - and " << name
+              << " - both write to standard output; send one of them to a file\n";
+    return false;
+  }
+  return true;
+}
+
+/// True when output to `fd` is a terminal and NO_COLOR is unset or empty
+/// (https://no-color.org).
+inline bool colour_for(int fd) {
+  const char* no_color = std::getenv("NO_COLOR");
+  return ::isatty(fd) != 0 && !(no_color != nullptr && *no_color != '\0');
+}
+
+/// `text` in an ANSI colour (31 red, 32 green, 33 yellow, 1 bold) when `on`.
+inline std::string paint(bool on, std::string_view code, std::string_view text) {
+  if (!on) return std::string(text);
+  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
+}
+
+/// A number as a user writes it ("0.5", "100000").
+template <class T>
+std::string number_text(T v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+/// Reads a whole number or decimal as CLI11 does, but refuses a minus sign
+/// for an unsigned type (CLI11 alone would wrap "-1" around).
+template <class T>
+bool parse_number(const std::string& input, T& value) {
+  if constexpr (std::is_unsigned_v<T>) {
+    if (input.find('-') != std::string::npos) return false;
+  }
+  return CLI::detail::lexical_cast(input, value);
+}
+
+/// A range check whose message names the option's valid range in words,
+/// e.g. "must be between 1 and 100000" (CLI11's own reads `UINT in [1 - 100000]`).
+template <class T>
+CLI::Validator in_range(T low, T high) {
+  return CLI::Validator(
+      [low, high](std::string& input) -> std::string {
+        T value{};
+        if (!parse_number(input, value) || value < low || value > high) {
+          return "'" + input + "' is not a number between " + number_text(low) + " and " + number_text(high);
+        }
+        return {};
+      },
+      number_text(low) + ".." + number_text(high));
+}
+
+/// At least `low` (no upper bound but the type's).
+template <class T>
+CLI::Validator at_least(T low) {
+  return CLI::Validator(
+      [low](std::string& input) -> std::string {
+        T value{};
+        if (!parse_number(input, value) || value < low) {
+          return "'" + input + "' is not a number of at least " + number_text(low);
+        }
+        return {};
+      },
+      ">=" + number_text(low));
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions).
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "; did you mean 'parse'?" for the nearest of `names` within a third of the
+/// word's length (at least 2 edits), or a prefix match; else empty.
+inline std::string did_you_mean(std::string_view word, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& n : names) {
+    const std::size_t d = n.starts_with(word) && !word.empty() ? 0 : edit_distance(word, n);
+    if (d < best_distance) {
+      best_distance = d;
+      best = n;
+    }
+  }
+  return best.empty() ? std::string() : "; did you mean '" + best + "'?";
+}
+
+}  // namespace ssec::cli

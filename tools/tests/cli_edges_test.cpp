@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// The rough edges of the command line (issue 15), run as a user runs them:
+// `-` as standard output, one output there at a time, help and mistyped
+// commands, numeric ranges, URL schemes, captures given to validate, the
+// tool's own limits and samples, plurals, and progress off a terminal.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string tool = SSE_CONFORM_BIN;
+const fs::path source_dir = SSEC_SOURCE_DIR;
+const fs::path example = source_dir / "tools/examples/agent-run.sse";
+
+struct outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class cli_edges : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ssec-cli-edges-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& bytes) const {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+
+  // Runs `prefix 'tool' args` in the test's directory (a directory outside
+  // the repository), stdout and stderr captured to files (never a terminal).
+  outcome run(const std::string& args, const std::string& prefix = "") const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string command = "cd '" + dir_.string() + "' && " + prefix + "'" + tool + "' " + args + " >'" +
+                                out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  }
+
+  fs::path dir_;
+};
+
+// 1. `-` is standard output for run's reports; two reports there at once are refused.
+TEST_F(cli_edges, run_json_dash_writes_to_stdout_and_no_file_named_dash) {
+  const auto r = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --json - --no-progress");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "-"));
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j.value("format", ""), "sse-conform-run");
+  // The console summary moved to stderr.
+  EXPECT_FALSE(r.err.empty());
+}
+
+// B. Off a terminal, `run` prints a progress line every few seconds.
+TEST_F(cli_edges, run_off_a_terminal_prints_progress_lines) {
+  const auto r = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --progress-s 0.001");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(" cases, 0 failed, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run: 1/"), std::string::npos) << r.err;
+  const auto quiet = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --no-progress");
+  EXPECT_EQ(quiet.err.find("run: 1/"), std::string::npos) << quiet.err;
+}
+
+TEST_F(cli_edges, two_outputs_on_stdout_are_a_usage_error_naming_both) {
+  const auto r = run("check --dialect wire --json - --junit - --file '" + example.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--json - and --junit -"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const auto q = run("run --impl true --json - --junit -");
+  EXPECT_EQ(q.status, 2);
+  EXPECT_NE(q.err.find("--json - and --junit -"), std::string::npos) << q.err;
+}
+
+TEST_F(cli_edges, check_json_dash_is_one_json_document) {
+  const auto r = run("check --dialect agent --json - --file '" + example.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["summary"]["conforming"], true);
+}
+
+// 4. The tool's own line limit stops reading: said so, the producer not blamed, exit 2.
+TEST_F(cli_edges, validate_says_its_own_limit_stopped_reading) {
+  const auto r = run("validate --dialect agent --max-line 10 '" + example.string() + "'");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(r.out.find("AGENT-DONE-LAST"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reading stopped"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not graded to the end (a limit stopped reading)"), std::string::npos) << r.out;
+}
+
+// 5. A sampled check does not grade the end it did not read.
+TEST_F(cli_edges, check_max_events_is_a_sample_not_a_failure) {
+  const auto r = run("check --dialect agent --max-events 3 - < '" + example.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("AGENT-DONE-LAST"), std::string::npos) << r.out;
+  // One read brought the whole file: every event in it was read and graded.
+  EXPECT_NE(r.out.find("sampled: 7 events read, end of stream not graded"), std::string::npos) << r.out;
+}
+
+// 8. help, help SUB, and the nearest subcommand for a typo.
+TEST_F(cli_edges, help_and_mistyped_commands) {
+  const auto h = run("help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("validate"), std::string::npos) << h.out;
+  const auto hs = run("help parse");
+  EXPECT_EQ(hs.status, 0);
+  EXPECT_NE(hs.out.find("--chunk"), std::string::npos) << hs.out;
+  const auto typo = run("pars x");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("did you mean 'parse'?"), std::string::npos) << typo.err;
+  const auto far = run("zzzzzzzz");
+  EXPECT_EQ(far.status, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
+// 9 and 17. Numeric options are range-checked and say the valid range.
+TEST_F(cli_edges, numeric_options_say_their_valid_range) {
+  const auto chunk = run("parse --chunk -1 '" + example.string() + "'");
+  EXPECT_EQ(chunk.status, 2);
+  EXPECT_NE(chunk.err.find("'-1' is not a number of at least 0"), std::string::npos) << chunk.err;
+  const auto port = run("serve --port 99999 --duration-s 0.1");
+  EXPECT_EQ(port.status, 2);
+  EXPECT_NE(port.err.find("between 0 and 65535"), std::string::npos) << port.err;
+  const auto runs = run("bench --help");
+  EXPECT_EQ(runs.out.find("UINT:UINT in ["), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("1..100000"), std::string::npos) << runs.out;
+  const auto idle = run("check --dialect wire --idle-timeout-s -3 -");
+  EXPECT_EQ(idle.status, 2);
+}
+
+// 10. Only http and https.
+TEST_F(cli_edges, check_refuses_other_url_schemes) {
+  const auto r = run("check --dialect wire --url ftp://127.0.0.1/x");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("only http:// and https://"), std::string::npos) << r.err;
+}
+
+// 11. Outside the repository, `cases` prints its error and no table of zeros.
+TEST_F(cli_edges, cases_outside_the_repository_prints_only_the_error) {
+  const auto r = run("cases");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(r.err.empty());
+}
+
+// 12. validate reads a `check --record` capture as check --file does.
+TEST_F(cli_edges, validate_reads_a_capture) {
+  const auto rec = run("check --dialect agent --record rec.jsonl - < '" + example.string() + "'");
+  ASSERT_EQ(rec.status, 0) << rec.out << rec.err;
+  const auto r = run("validate --dialect agent rec.jsonl");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rec.jsonl (capture of <stdin>)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0 frames"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": conforming"), std::string::npos) << r.out;
+}
+
+// 17. One of a thing is singular; the JUnit suite is not named twice.
+TEST_F(cli_edges, plurals_are_right) {
+  const fs::path one = write("one.sse", "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n");
+  const auto r = run("check --dialect wire --file one.sse");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 read,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 event ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("1 reads"), std::string::npos) << r.out;
+  const auto v = run("validate --dialect agent one.sse");
+  EXPECT_NE(v.out.find("1 frame,"), std::string::npos) << v.out;
+}
+
+// 16. The overall timeout is opt-in; the idle timeout is the default guard.
+TEST_F(cli_edges, check_overall_timeout_is_off_by_default) {
+  const auto r = run("check --help");
+  EXPECT_NE(r.out.find("--timeout-s"), std::string::npos);
+  // The default is shown as =0 (none).
+  const auto at = r.out.find("--timeout-s");
+  EXPECT_NE(r.out.substr(at, 200).find("=0 "), std::string::npos) << r.out.substr(at, 200);
+}
+
+// B. `check` says it is still reading while a stream is open; --quiet silences it.
+TEST_F(cli_edges, check_prints_a_heartbeat_while_the_stream_is_open) {
+  const auto r = run("check --dialect wire --progress-s 0.3 -", "(printf 'data: a\\n\\n'; sleep 1.2) | ");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("still reading after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("9 bytes, 1 event, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("s since the last byte"), std::string::npos) << r.err;
+  const auto q = run("check --dialect wire --progress-s 0.3 --quiet -", "(printf 'data: a\\n\\n'; sleep 1) | ");
+  EXPECT_EQ(q.err.find("still reading"), std::string::npos) << q.err;
+}
+
+// B. Producer findings are printed on stderr as the frame that breaks a rule
+// arrives, before the stream ends (here: before the next heartbeat).
+TEST_F(cli_edges, check_prints_findings_as_they_happen) {
+  const std::string frame = "data: {\\\"type\\\":\\\"message_chunk\\\",\\\"stepId\\\":\\\"s1\\\"}\\n\\n";
+  const auto r = run("check --dialect agent --progress-s 0.8 -", "(printf \"" + frame + "\"; sleep 1.2) | ");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const auto live = r.err.find("sse-conform check: as it arrives: frame 0, byte 0: AGENT-RUNID-PRESENT (must)");
+  const auto beat = r.err.find("still reading after");
+  ASSERT_NE(live, std::string::npos) << r.err;
+  ASSERT_NE(beat, std::string::npos) << r.err;
+  EXPECT_LT(live, beat) << r.err;
+  EXPECT_NE(r.out.find("AGENT-RUNID-PRESENT"), std::string::npos) << r.out;  // and in the report
+}
+
+// B. No colour when the output is not a terminal.
+TEST_F(cli_edges, no_colour_off_a_terminal) {
+  const auto r = run("validate --dialect agent '" + example.string() + "'");
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  const auto c = run("check --dialect agent --file '" + example.string() + "'");
+  EXPECT_EQ(c.out.find('\x1b'), std::string::npos) << c.out;
+}
+
+}  // namespace
