@@ -30,7 +30,7 @@ std::string dialect_list(const sse::dialect::catalog& cat) {
 
 void print_text(const std::string& source, const sse::dialect::validation_report& r) {
   for (const auto& f : r.findings) {
-    std::cout << source << ": frame " << f.frame << ", byte " << f.offset << ": " << f.rule->id << " ("
+    std::cout << source << ": frame " << f.frame + 1 << ", byte " << f.offset << ": " << f.rule->id << " ("
               << sse::dialect::to_string(f.rule->level) << ") " << f.rule->text << "\n    expected: " << f.expected
               << "\n    seen:     " << f.seen << "\n    basis:    " << sse::dialect::basis_text(*f.rule) << '\n';
   }
