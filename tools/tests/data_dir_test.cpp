@@ -160,4 +160,25 @@ TEST_F(data_dir, an_installed_tool_reads_share_sse_conform) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
+// The README's "Check my endpoint" commands, as written but on a free port:
+// serve the example run, check it with --url and with the example scenario.
+TEST_F(data_dir, the_readme_endpoint_examples_pass) {
+  const std::string t = quote(tool);
+  const std::string examples = quote((source_dir / "tools/examples").string());
+  const std::string script = "serve_log=$(mktemp); " + t + " serve --port 0 --duration-s 30 --stream " + examples +
+                             "/agent-run.sse >\"$serve_log\" 2>&1 & pid=$!; url=; "
+                             "for i in $(seq 200); do url=$(sed -n 's|.* cases at \\(http://[^ ]*\\)/ .*|\\1|p' "
+                             "\"$serve_log\"); [ -n \"$url\" ] && break; sleep 0.1; done; "
+                             "status=0; " +
+                             t + " check --dialect agent --url \"$url/stream/agent-run.sse\" || status=$?; " +
+                             "AGENT_BASE_URL=\"$url\" " + t + " check --scenario " + examples +
+                             "/agent.scenario.yaml --junit check.xml || status=$((status + 10 * $?)); "
+                             "kill $pid; rm -f \"$serve_log\"; exit $status";
+  const auto r = sh("bash -c " + quote(script));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("agent: 2 findings (0 must, 2 should): conforming"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 scenarios, 0 failed"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(dir_ / "elsewhere/check.xml").find("<testsuite"), std::string::npos);
+}
+
 }  // namespace
