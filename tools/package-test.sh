@@ -42,7 +42,7 @@ echo "== run from $outside"
 "$tool" --version | grep -q "(/usr/share/sse-conform/conformance/cases)" ||
   { echo "package-test: the installed tool does not read /usr/share/sse-conform" >&2; exit 1; }
 "$tool" cases >/dev/null
-"$tool" run --impl "$tool adapter" --layer wire --chunkings whole,bytes --no-progress \
+"$tool" run --impl "$tool adapter" --layer wire --chunkings whole,bytes --jobs 2 --no-progress \
   --junit run.xml --html run.html | tail -n 1
 test -s run.xml && test -s run.html
 echo "package-test: passed"
