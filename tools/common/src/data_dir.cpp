@@ -17,10 +17,10 @@ fs::path data_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "sse-conform";
+    fs::path installed = exe.parent_path().parent_path() / "share" / "sse-conform";
     if (fs::exists(installed / "spec" / "tags.yaml", ec)) return installed;
   }
-  const fs::path source = SSEC_DEFAULT_SOURCE_DIR;
+  fs::path source = SSEC_DEFAULT_SOURCE_DIR;
   if (!source.empty() && fs::exists(source / "spec" / "tags.yaml", ec)) return source;
   return fs::path(".");
 }
