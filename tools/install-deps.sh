@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
   libcurl4-openssl-dev zlib1g-dev
+  dpkg-dev file                         # CPack's .deb and its dependencies (tools/package-test.sh)
 )
 # `--browser` (or SSEC_BROWSER_TESTS=1) adds headless Chromium for the serve
 # page's EventSource test (tools/live/tests); CI calls it, developers may not.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The conformance matrix: runs the reference and every adapter of this
 # directory through `sse-conform run`, keeps each JSON and HTML report in
-# OUT (default BUILD_DIR/matrix), and prints the Markdown matrix
+# OUT (default BUILD_DIR/matrix), writes the two parts of the Markdown matrix
+# there (matrix-readme.md, matrix-full.md) and prints the README's part
 # (tools/docs/run.md, "The conformance matrix").
 # Usage: tools/adapters/matrix.sh [BUILD_DIR] [OUT]
 # Environment:
@@ -10,7 +11,8 @@
 #   CASES=DIR          another case directory (default: the source tree's)
 #   BROWSER_RESULTS=F  a `sse-conform serve --browser-results` file: adds its browser's column
 #   BROWSER=PATH       a Chromium binary: produce BROWSER_RESULTS first (OUT/chromium.txt by default)
-#   MATRIX_LINKS=P     prefix of the case-file links
+#   MATRIX_LINKS=P     prefix of the case-file links of the full page (default ../../, from tools/docs/)
+#   MATRIX_UPDATE=1    write the two parts into README.md and tools/docs/matrix.md (splice-matrix.sh)
 # Exit: 0 when every run could start (whatever its results), 2 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -72,5 +74,18 @@ if [ -n "${BROWSER_RESULTS:-}" ]; then
     status=2
   fi
 fi
-"$tool" run "${cases[@]}" --matrix-from "${reports[@]}" --matrix-links "${MATRIX_LINKS:-}" || status=2
+# Both parts of the matrix: the README's (wire by tag, dialect layers another
+# column graded) on stdout and in OUT/matrix-readme.md; the full page's (every
+# row, the cases not passing, linked from tools/docs/) in OUT/matrix-full.md.
+"$tool" run "${cases[@]}" --matrix-from "${reports[@]}" --matrix-part readme --matrix-out "$out/matrix-readme.md" || status=2
+"$tool" run "${cases[@]}" --matrix-from "${reports[@]}" --matrix-part full --matrix-links "${MATRIX_LINKS-../../}" \
+  --matrix-out "$out/matrix-full.md" || status=2
+[ -r "$out/matrix-readme.md" ] && cat "$out/matrix-readme.md"
+# MATRIX_UPDATE=1: replace the generated blocks of README.md and
+# tools/docs/matrix.md (between their `<!-- matrix:begin -->` and
+# `<!-- matrix:end -->` lines) with these, so neither is edited by hand.
+if [ "${MATRIX_UPDATE:-0}" = 1 ] && [ "$status" = 0 ]; then
+  "$here/splice-matrix.sh" "$root/README.md" "$out/matrix-readme.md" || status=2
+  "$here/splice-matrix.sh" "$root/tools/docs/matrix.md" "$out/matrix-full.md" || status=2
+fi
 exit "$status"

@@ -16,6 +16,7 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/conformance/summary.hpp"
+#include "ssec/data_dir.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -23,8 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct cases_options {
-  std::string spec = "spec";
-  std::string cases = "conformance/cases";
+  std::string spec = ssec::data_path("spec");
+  std::string cases = ssec::data_path("conformance/cases");
   std::string chunkings = "all";
   bool check = false;
   bool summary = false;

@@ -12,6 +12,7 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
 #include "ssec/conformance/summary.hpp"
+#include "ssec/data_dir.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -19,8 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct coverage_options {
-  std::string spec = "spec";
-  std::string cases = "conformance/cases";
+  std::string spec = ssec::data_path("spec");
+  std::string cases = ssec::data_path("conformance/cases");
   std::size_t max_ids = 6;
 };
 

@@ -11,6 +11,7 @@
 #include "ssec/conformance/generator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
+#include "ssec/data_dir.hpp"
 #include "ssec/input.hpp"
 #include "ssec/text.hpp"
 
@@ -20,8 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct generate_options {
-  std::string spec = "spec";
-  std::string out = "conformance/cases/generated";
+  std::string spec = ssec::data_path("spec");
+  std::string out = ssec::data_path("conformance/cases/generated");
   std::string cases;  // default: the parent of `out`
   bool check = false;
 };

@@ -17,15 +17,12 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/data_dir.hpp"
 #include "ssec/harness/baseline.hpp"
 #include "ssec/harness/engine.hpp"
 #include "ssec/harness/progress.hpp"
 #include "ssec/harness/reports.hpp"
 #include "ssec/harness/service.hpp"
-
-#ifndef SSEC_DEFAULT_SOURCE_DIR
-#define SSEC_DEFAULT_SOURCE_DIR "."
-#endif
 
 namespace ssec::cli {
 namespace {
@@ -55,6 +52,7 @@ struct run_args {
   std::size_t max_answer_bytes = std::size_t{64} << 20;
   std::vector<std::string> matrix_from;
   std::string matrix_out, matrix_links;
+  std::string matrix_part = "full";
 };
 
 std::string self_path() {
@@ -68,10 +66,10 @@ bool write_file(const std::string& path, const std::string& text) { return write
 // The case tree of --cases / --tags (default: the source tree's); nullopt
 // after printing the errors.
 std::optional<ssec::load_result<std::vector<conf::test_case>>> load_cases(const run_args& a) {
-  const std::string source = SSEC_DEFAULT_SOURCE_DIR;
-  const fs::path cases_dir = a.cases_dir.empty() ? fs::path(source) / "conformance/cases" : fs::path(a.cases_dir);
+  const fs::path source = ssec::data_dir();
+  const fs::path cases_dir = a.cases_dir.empty() ? source / "conformance/cases" : fs::path(a.cases_dir);
   const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
-  const fs::path tags_file = a.tags_file.empty() ? fs::path(source) / "spec/tags.yaml" : fs::path(a.tags_file);
+  const fs::path tags_file = a.tags_file.empty() ? source / "spec/tags.yaml" : fs::path(a.tags_file);
   if (!fs::is_directory(cases_dir)) {
     std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
     return std::nullopt;
@@ -119,7 +117,8 @@ int run_matrix(const run_args& a) {
     }
     for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));
   }
-  const std::string md = h::matrix_markdown(reports, a.matrix_links);
+  const std::string md = h::matrix_markdown(reports, a.matrix_links,
+                                            a.matrix_part == "readme" ? h::matrix_part::readme : h::matrix_part::full);
   if (a.matrix_out.empty() || a.matrix_out == "-") std::cout << md;
   else if (!write_file(a.matrix_out, md)) return exit_usage;
   return exit_ok;
@@ -278,8 +277,9 @@ void add_run_command(CLI::App& app, int& code) {
       "--service", args->service,
       "Instead of --impl: an sse-contract-tests test service's URL; the wire cases are served to it over HTTP");
   cmd->add_option("--layer", args->layers, "Only these layers (wire, chat, code, agent, workflow); repeatable");
-  cmd->add_option("--cases", args->cases_dir, "Directory of case files (default: the source tree's conformance/cases)");
-  cmd->add_option("--tags", args->tags_file, "The tag list (default: the source tree's spec/tags.yaml)");
+  cmd->add_option("--cases", args->cases_dir,
+                  "Directory of case files (default: the data directory's conformance/cases, tools/docs/cli.md)");
+  cmd->add_option("--tags", args->tags_file, "The tag list (default: the data directory's spec/tags.yaml)");
   cmd->add_option("--run", args->run, "Only cases whose id matches this glob (e.g. 'wire/bom/*'); repeatable");
   cmd->add_option("--skip", args->skip, "Leave out cases whose id matches this glob; repeatable");
   cmd->add_option("--filter", args->filter, "Only cases whose id, name or a tag matches this glob");
@@ -324,6 +324,11 @@ void add_run_command(CLI::App& app, int& code) {
                   "runs nothing");
   cmd->add_option("--matrix-out", args->matrix_out, "Write the matrix here (default stdout)");
   cmd->add_option("--matrix-links", args->matrix_links, "Prefix of the case-file links in the matrix (e.g. ../../)");
+  cmd->add_option("--matrix-part", args->matrix_part,
+                  "full: every row and the cases not passing (tools/docs/matrix.md); readme: the wire layer by tag "
+                  "and the dialect layers another column graded")
+      ->check(CLI::IsMember({"full", "readme"}))
+      ->capture_default_str();
   cmd->callback([args, &code] { code = run(*args); });
 }
 

@@ -11,6 +11,7 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/data_dir.hpp"
 #include "ssec/live/serve.hpp"
 #include "ssec/text.hpp"
 
@@ -18,8 +19,8 @@ namespace ssec::cli {
 namespace {
 
 struct serve_cli {
-  std::string cases = "conformance/cases";
-  std::string tags = "spec/tags.yaml";
+  std::string cases = ssec::data_path("conformance/cases");
+  std::string tags = ssec::data_path("spec/tags.yaml");
   std::string bind = "127.0.0.1";
   std::uint16_t port = 8080;
   double duration_s = 0;

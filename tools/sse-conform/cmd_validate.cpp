@@ -45,7 +45,7 @@ bool stopped_by_limit(const sse::dialect::validation_report& r) { return r.wire_
 void print_text(const std::string& source, const sse::dialect::validation_report& r, bool colour, bool strict) {
   for (const auto& f : r.findings) {
     const bool must = f.rule->level == sse::dialect::severity::must;
-    std::cout << source << ": frame " << f.frame << ", byte " << f.offset << ": "
+    std::cout << source << ": frame " << f.frame + 1 << ", byte " << f.offset << ": "
               << paint(colour, must ? "31" : "33",
                        f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
               << " " << f.rule->text << "\n    expected: " << f.expected << "\n    seen:     " << f.seen

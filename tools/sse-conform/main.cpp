@@ -8,11 +8,20 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "ssec/text.hpp"
+#include "ssec/versions.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sse-conform: Server-Sent Events conformance suite and reference parser"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "sse-conform 0.1.0");
+  // The tool, the built-in catalogs and the case set (tools/docs/cli.md, "Versions").
+  app.set_version_flag(
+      "--version",
+      [] {
+        std::string text = ssec::version_text(SSEC_VERSION);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        return text;
+      },
+      "Print the tool, catalog and case-set versions and exit");
   int code = ssec::cli::exit_ok;
   ssec::cli::add_parse_command(app, code);
   ssec::cli::add_adapter_command(app, code);

@@ -72,7 +72,7 @@ TEST_F(cli, validate_reports_should_findings_with_frame_and_byte_and_exits_zero)
   ASSERT_NE(id_line, std::string::npos);
   const auto r = run("validate --dialect agent '" + example.string() + "'");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("frame 3, byte " + std::to_string(id_line) + ": AGENT-FRAME-DATA-ONLY (should)"),
+  EXPECT_NE(r.out.find("frame 4, byte " + std::to_string(id_line) + ": AGENT-FRAME-DATA-ONLY (should)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(": conforming"), std::string::npos) << r.out;

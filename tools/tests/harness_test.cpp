@@ -922,9 +922,116 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
                   out + "-sh > " + out + "-sh.md"),
             0);
   EXPECT_NE(read_text(out + "-sh.md").find("| **wire** | 4/4 | 2/4 |"), std::string::npos) << read_text(out + "-sh.md");
+  // Both parts are written: the README's (no case lists) and the full page's.
+  EXPECT_EQ(read_text(out + "-sh/matrix-readme.md"), read_text(out + "-sh.md"));
+  EXPECT_EQ(read_text(out + "-sh/matrix-readme.md").find("not passing"), std::string::npos);
+  // The cases are an absolute directory here: their links are not prefixed.
+  EXPECT_NE(
+      read_text(out + "-sh/matrix-full.md").find("[wire/basics/G7H8](" + (dir_ / "cases/basics.yaml").string() + "#L"),
+      std::string::npos)
+      << read_text(out + "-sh/matrix-full.md");
+  // The splice that MATRIX_UPDATE=1 does, on a copy.
+  std::ofstream(out + "-doc.md") << "intro\n<!-- matrix:begin -->\nold table\n<!-- matrix:end -->\nafter\n";
+  const std::string splice = h::shell_quote((source_dir / "tools/adapters/splice-matrix.sh").string());
+  EXPECT_EQ(shell("bash " + splice + " " + out + "-doc.md " + out + "-sh/matrix-readme.md"), 0);
+  EXPECT_EQ(read_text(out + "-doc.md"),
+            "intro\n<!-- matrix:begin -->\n" + read_text(out + "-sh.md") + "<!-- matrix:end -->\nafter\n");
+  std::ofstream(out + "-nomark.md") << "no markers\n";
+  EXPECT_EQ(shell("bash " + splice + " " + out + "-nomark.md " + out + "-sh.md 2>/dev/null"), 2);
   EXPECT_EQ(shell(env + "BROWSER_RESULTS=/nonexistent bash " + script + " " + h::shell_quote(build) + " " + out +
                   "-sh2 >/dev/null 2>&1"),
             2);
+}
+
+// The HTML report of a small run: the banner and the layer table first, the
+// failures before the passes whatever the case order, skips (and passes)
+// inside closed <details>, case file:line links, "(no events)".
+TEST_F(harness, the_html_report_opens_on_the_verdict_and_the_failures) {
+  const auto passing = run(reference);
+  ASSERT_EQ(passing.setup_error, "");
+  const std::string ok = h::to_html(passing, {});
+  EXPECT_NE(ok.find("<div class=\"banner pass\">PASS"), std::string::npos) << ok;
+  EXPECT_NE(ok.find("Every graded case passes."), std::string::npos);
+
+  auto r = passing;               // the cases' outcomes as a failing run would have them
+  auto& failed = r.cases.back();  // G7H8, last in case order
+  ASSERT_EQ(failed.c->id, "G7H8");
+  failed.outcome = h::outcome::fail;
+  failed.reason = "the events differ";
+  h::failure_detail f;
+  f.chunking = "whole";
+  f.expected = "";  // the case expects no events
+  f.received = "event type=\"message\" data=\"x\" last_id=\"\"";
+  f.first_difference = "first difference: event 1";
+  f.reproduce = "sse-conform run --run wire/basics/G7H8";
+  failed.failure = f;
+  auto& skipped = r.cases[1];  // C4D5
+  skipped.outcome = h::outcome::skip;
+  skipped.reason = "the adapter does not list the capability";
+  const std::string page = h::to_html(r, {});
+
+  const auto at = [&](const std::string& needle) {
+    const auto p = page.find(needle);
+    EXPECT_NE(p, std::string::npos) << needle << "\n" << page;
+    return p;
+  };
+  const auto banner = at("<div class=\"banner fail\">FAIL");
+  const auto layers = at("<table class=\"layers\">");
+  const auto failure = at("<tr id=\"wire/basics/G7H8\" class=\"fail\"");
+  const auto passed = at("<details class=\"passed\"><summary>Passed (2)");
+  const auto first_pass = at("<tr id=\"wire/basics/A2B3\" class=\"pass\"");
+  const auto skips = at("<details class=\"skipped\"><summary>Skipped (1)");
+  const auto skip_row = at("<tr id=\"wire/basics/C4D5\" class=\"skip\"");
+  EXPECT_LT(banner, layers);
+  EXPECT_LT(layers, failure);
+  EXPECT_LT(failure, passed);  // G7H8 comes last in the cases, first on the page
+  EXPECT_LT(passed, first_pass);
+  EXPECT_LT(skips, skip_row);
+  EXPECT_EQ(page.find("<details open"), std::string::npos);  // hidden until opened
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  // file:line as a relative link; the empty expected log is named.
+  at("<a href=\"cases/basics.yaml#L" + std::to_string(failed.c->where.line) +
+     "\">cases/basics.yaml:" + std::to_string(failed.c->where.line));
+  at("<b>expected</b><pre>(no events)</pre>");
+  EXPECT_EQ(page.find("<b>received</b><pre>(no events)</pre>"), std::string::npos);
+}
+
+// matrix_markdown's two parts, from three small reports: the README's keeps
+// the wire layer and the dialect layer another column graded (chat), drops the
+// one only the reference graded (agent) and the case lists; the full part has
+// every row and the lists, linked with the prefix.
+TEST(harness_units, the_matrix_has_a_readme_part_and_a_full_part) {
+  const auto report = [](const std::string& name, const nlohmann::json& cases) {
+    return nlohmann::json{{"adapter", {{"name", name}, {"version", "1"}}}, {"cases", cases}};
+  };
+  const auto c = [](const std::string& id, const std::string& layer, const std::string& tag,
+                    const std::string& outcome) {
+    return nlohmann::json{{"id", id},           {"layer", layer},   {"tags", nlohmann::json::array({tag})},
+                          {"outcome", outcome}, {"file", "c.yaml"}, {"line", 7}};
+  };
+  const std::vector<nlohmann::json> reports{
+      report("ref", {c("wire/a/1", "wire", "data", "pass"), c("agent/a/2", "agent", "done", "pass"),
+                     c("chat/a/3", "chat", "bom", "pass")}),
+      report("js", {c("wire/a/1", "wire", "data", "fail"), c("agent/a/2", "agent", "done", "skip"),
+                    c("chat/a/3", "chat", "bom", "skip")}),
+      report("chat-sdk", {c("wire/a/1", "wire", "data", "skip"), c("agent/a/2", "agent", "done", "skip"),
+                          c("chat/a/3", "chat", "bom", "pass")})};
+  const std::string readme = h::matrix_markdown(reports, "../../", h::matrix_part::readme);
+  EXPECT_NE(readme.find("| **wire** | 1/1 | 0/1 | n/a |"), std::string::npos) << readme;
+  EXPECT_NE(readme.find("| wire/data | 1/1 | 0/1 | n/a |"), std::string::npos) << readme;
+  EXPECT_NE(readme.find("| **chat** | 1/1 | n/a | 1/1 |"), std::string::npos) << readme;
+  EXPECT_NE(readme.find("| chat/bom |"), std::string::npos) << readme;
+  EXPECT_EQ(readme.find("agent"), std::string::npos) << readme;
+  EXPECT_EQ(readme.find("not passing"), std::string::npos) << readme;
+  const std::string full = h::matrix_markdown(reports, "../../", h::matrix_part::full);
+  EXPECT_NE(full.find("| **agent** | 1/1 | n/a | n/a |"), std::string::npos) << full;
+  EXPECT_NE(full.find("| agent/done | 1/1 | n/a | n/a |"), std::string::npos) << full;
+  EXPECT_NE(full.find("- js: 1 not passing: [wire/a/1](../../c.yaml#L7)"), std::string::npos) << full;
+  EXPECT_EQ(full.rfind(readme.substr(0, readme.find("| **chat**")), 0), 0u);  // same header and first rows
+  EXPECT_EQ(h::matrix_markdown(reports, "../../"), full);                     // full is the default
+  auto absolute = reports;
+  absolute[1]["cases"][0]["file"] = "/cases/c.yaml";
+  EXPECT_NE(h::matrix_markdown(absolute, "../../").find("[wire/a/1](/cases/c.yaml#L7)"), std::string::npos);
 }
 
 // The whole suite against the reference: everything graded passes. Every

@@ -431,7 +431,7 @@ struct validator::impl {
             s.first_frame = frame;
           } else if (*s.first_value != key) {
             report(s.rule, frame, offset,
-                   c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame),
+                   c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame + 1),
                    c.field + " " + describe(*v));
           }
           break;
@@ -443,7 +443,7 @@ struct validator::impl {
           if (s.last_number && !(v->as_number() > *s.last_number)) {
             report(s.rule, frame, offset,
                    c.field + " greater than " + nlohmann::json(*s.last_number).dump() + " (frame " +
-                       std::to_string(s.last_number_frame) + ")",
+                       std::to_string(s.last_number_frame + 1) + ")",
                    c.field + " " + describe(*v));
           }
           s.last_number = v->as_number();

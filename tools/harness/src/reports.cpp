@@ -357,63 +357,110 @@ std::string to_junit(const run_result& r, const run_options& o) {
   return junit::write(doc);
 }
 
-std::string to_html(const run_result& r, const run_options& o) {
-  counts all;
-  for (const auto& c : r.cases) all.add(c);
-  std::ostringstream h;
-  h << R"(<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>sse-conform: )"
-    << xml_escape(r.adapter.name) << R"(</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
-pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all}
-.o{font-weight:bold}.pass .o{color:#080}.fail .o,.error .o,.timeout .o,.stale .o{color:#c00}
-.non-strict .o{color:#b60}.informational .o,.skip .o{color:#068}label{margin-right:1em}
-</style></head><body>
-<h1>sse-conform run: )"
-    << xml_escape(r.adapter.name + " " + r.adapter.version) << "</h1>\n<p>"
-    << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
-    << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; " << std::fixed
-    << std::setprecision(2) << r.seconds << " s; exit " << exit_status(r, o)
-    << "</p>\n<p>MUST cases: " << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0))
-    << "</p>\n<p>Show: ";
-  for (const outcome oc : all_outcomes()) {
-    const std::string n(to_string(oc));
-    h << "<label><input type=\"checkbox\" class=\"f\" value=\"" << n << "\"" << (oc == outcome::pass ? "" : " checked")
-      << "> " << n << " (" << all.of(oc) << ")</label>";
+namespace {
+
+// Display order of the HTML report: what needs attention first.
+int attention_rank(const case_result& c) {
+  if (c.stale) return 0;
+  switch (c.outcome) {
+    case outcome::fail:
+    case outcome::error:
+    case outcome::timeout: return c.baselined ? 2 : 0;
+    case outcome::non_strict: return 1;
+    case outcome::informational: return 3;
+    case outcome::pass: return 4;
+    case outcome::skip: return 5;
   }
-  h << "</p>\n<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / "
+  return 5;
+}
+
+std::string or_no_events(const std::string& log) { return log.empty() ? "(no events)" : log; }
+
+void html_case_rows(std::ostringstream& h, const std::vector<const case_result*>& rows) {
+  h << "<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / "
        "detail</th></tr></thead><tbody>\n";
-  for (const auto& c : r.cases) {
+  for (const auto* cp : rows) {
+    const auto& c = *cp;
+    const std::string link = c.c->where.file + "#L" + std::to_string(c.c->where.line);
     h << "<tr id=\"" << xml_escape(c.path) << "\" class=\"" << to_string(c.outcome) << (c.stale ? " stale" : "")
-      << "\" data-o=\"" << to_string(c.outcome) << "\"><td><a href=\"#" << xml_escape(c.path) << "\">"
-      << xml_escape(c.path) << "</a></td><td class=\"o\">" << xml_escape(label(c)) << "</td><td>"
-      << conf::to_string(c.c->verdict) << "</td><td>" << xml_escape(c.c->name) << " <small>("
-      << xml_escape(c.c->where.to_string()) << ")</small>";
+      << "\"><td><a href=\"#" << xml_escape(c.path) << "\">" << xml_escape(c.path) << "</a></td><td class=\"o\">"
+      << xml_escape(label(c)) << "</td><td>" << conf::to_string(c.c->verdict) << "</td><td>" << xml_escape(c.c->name)
+      << " <small>(<a href=\"" << xml_escape(link) << "\">" << xml_escape(c.c->where.to_string()) << "</a>)</small>";
     if (!c.reason.empty()) h << "<br>" << xml_escape(c.reason);
     if (c.failure) {
       const auto& f = *c.failure;
       h << "<details><summary>detail (chunking " << xml_escape(f.chunking) << ")</summary>"
-        << "<b>input</b><pre>" << xml_escape(f.input) << "</pre><b>expected</b><pre>" << xml_escape(f.expected)
-        << "</pre><b>received</b><pre>" << xml_escape(f.received) << "</pre><b>first difference</b><pre>"
-        << xml_escape(f.first_difference) << "</pre>";
+        << "<b>input</b><pre>" << xml_escape(f.input) << "</pre><b>expected</b><pre>"
+        << xml_escape(or_no_events(f.expected)) << "</pre><b>received</b><pre>" << xml_escape(or_no_events(f.received))
+        << "</pre><b>first difference</b><pre>" << xml_escape(f.first_difference) << "</pre>";
       if (!f.stderr_tail.empty()) h << "<b>adapter stderr</b><pre>" << xml_escape(f.stderr_tail) << "</pre>";
       h << "<b>reproduce</b><pre>" << xml_escape(f.reproduce) << "</pre></details>";
     }
     h << "</td></tr>\n";
   }
-  h << R"(</tbody></table>
-<script>
-function apply(){var on={};document.querySelectorAll('.f').forEach(function(b){on[b.value]=b.checked});
-document.querySelectorAll('tbody tr').forEach(function(t){t.style.display=on[t.dataset.o]||location.hash==='#'+t.id?'':'none'})}
-document.querySelectorAll('.f').forEach(function(b){b.addEventListener('change',apply)});apply();
-</script></body></html>
-)";
+  h << "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string to_html(const run_result& r, const run_options& o) {
+  counts all;
+  std::map<std::string, counts> per_layer;
+  for (const auto& c : r.cases) {
+    all.add(c);
+    per_layer[std::string(conf::to_string(c.c->layer))].add(c);
+  }
+  const int status = exit_status(r, o);
+  std::vector<const case_result*> attention, passed, skipped;
+  for (const auto& c : r.cases) {
+    const int rank = attention_rank(c);
+    (rank == 5 ? skipped : rank == 4 ? passed : attention).push_back(&c);
+  }
+  std::stable_sort(attention.begin(), attention.end(),
+                   [](const case_result* a, const case_result* b) { return attention_rank(*a) < attention_rank(*b); });
+  std::ostringstream h;
+  h << R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>sse-conform: )"
+    << xml_escape(r.adapter.name) << " " << (status == 0 ? "PASS" : "FAIL") << R"(</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all}
+.banner{font-size:1.6em;font-weight:bold;padding:.4em .6em;color:#fff}.banner.pass{background:#080}.banner.fail{background:#c00}
+.o{font-weight:bold}.pass .o{color:#080}.fail .o,.error .o,.timeout .o,.stale .o{color:#c00}
+.non-strict .o{color:#b60}.informational .o,.skip .o{color:#068}table.layers{width:auto}
+summary{cursor:pointer;margin:.6em 0}
+</style></head><body>
+<div class="banner )"
+    << (status == 0 ? "pass\">PASS" : "fail\">FAIL") << ": " << xml_escape(r.adapter.name + " " + r.adapter.version)
+    << "</div>\n<p>"
+    << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
+    << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; " << std::fixed
+    << std::setprecision(2) << r.seconds << " s; exit " << status << "</p>\n<p>MUST cases: "
+    << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0)) << "</p>\n";
+  if (!r.setup_error.empty()) h << "<p><b>setup error:</b> " << xml_escape(r.setup_error) << "</p>\n";
+  h << "<table class=\"layers\"><thead><tr><th>layer</th>";
+  for (const outcome oc : all_outcomes()) h << "<th>" << to_string(oc) << "</th>";
+  h << "</tr></thead><tbody>\n";
+  for (const auto& [layer, n] : per_layer) {
+    h << "<tr><td>" << xml_escape(layer) << "</td>";
+    for (const outcome oc : all_outcomes()) h << "<td>" << (n.of(oc) ? std::to_string(n.of(oc)) : ".") << "</td>";
+    h << "</tr>\n";
+  }
+  h << "</tbody></table>\n";
+  h << "<h2>Not passing (" << attention.size() << ")</h2>\n";
+  if (attention.empty()) h << "<p>Every graded case passes.</p>\n";
+  else html_case_rows(h, attention);
+  h << "<details class=\"passed\"><summary>Passed (" << passed.size() << "): show</summary>\n";
+  html_case_rows(h, passed);
+  h << "</details>\n<details class=\"skipped\"><summary>Skipped (" << skipped.size() << "): show</summary>\n";
+  html_case_rows(h, skipped);
+  h << "</details>\n</body></html>\n";
   return h.str();
 }
 
-std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix) {
+std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix,
+                            matrix_part part) {
   // rows: "wire" (all), then "wire/<tag>"; cell: pass / graded.
   std::set<std::string> layers;
   std::set<std::string> tags;
@@ -454,12 +501,23 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
     }
     m << "\n";
   };
+  // The README's part: a dialect layer only where a column but the first graded something.
+  const auto shown = [&](const std::string& layer) {
+    if (part == matrix_part::full || layer == "wire") return true;
+    for (std::size_t a = 1; a < reports.size(); ++a) {
+      const auto it = cells[a].find(layer);
+      if (it != cells[a].end() && it->second.second > 0) return true;
+    }
+    return false;
+  };
   for (const auto& l : layers) {
+    if (!shown(l)) continue;
     row(l, true);
     for (const auto& t : tags) {
       if (t.starts_with(l + "/")) row(t, false);
     }
   }
+  if (part == matrix_part::readme) return m.str();
   m << "\n";
   for (const auto& r : reports) {
     std::string list;
@@ -468,8 +526,9 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
       const std::string oc = c.value("outcome", "");
       if (oc == "pass" || oc == "skip") continue;
       ++n;
-      list += (list.empty() ? "" : ", ") + std::string("[") + c.value("id", "") + "](" + link_prefix +
-              c.value("file", "") + "#L" + std::to_string(c.value("line", 0)) + ")" +
+      const std::string file = c.value("file", "");
+      list += (list.empty() ? "" : ", ") + std::string("[") + c.value("id", "") + "](" +
+              (file.starts_with("/") ? "" : link_prefix) + file + "#L" + std::to_string(c.value("line", 0)) + ")" +
               (oc == "fail" ? "" : " (" + oc + ")");
     }
     m << "- " << r["adapter"].value("name", "?") << ": "

@@ -64,7 +64,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
 namespace {
 std::string where(const check_finding& f) {
   return std::string(f.stream == 1 ? "resumed stream, " : "") +
-         (f.frame ? "frame " + std::to_string(*f.frame) + ", " : "") + "byte " + std::to_string(f.offset);
+         (f.frame ? "frame " + std::to_string(*f.frame + 1) + ", " : "") + "byte " + std::to_string(f.offset);
 }
 }  // namespace
 

@@ -399,7 +399,7 @@ void check_expectations(const scenario_expect& x, const std::vector<typed_event>
     // It came, but only before the type it must follow.
     add({"SCENARIO-ORDER", "must", anywhere->frame, anywhere->offset,
          "`" + type + "` must come after `" + (previous ? previous->type : std::string()) + "` (frame " +
-             (previous ? std::to_string(previous->frame) : std::string("?")) + "), as `sequence` lists them",
+             (previous ? std::to_string(previous->frame + 1) : std::string("?")) + "), as `sequence` lists them",
          type + " after " + (previous ? previous->type : std::string()), type + " only before it", anywhere->stream});
   }
   for (const auto& type : x.includes) {

@@ -48,7 +48,7 @@ const std::string agent_without_ids =
     "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n"
     "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n";
 
-// Breaks AGENT-RUNID-PRESENT (frame 1) and AGENT-DONE-LAST; has no tool call.
+// Breaks AGENT-RUNID-PRESENT (frame 2, counting from 1) and AGENT-DONE-LAST; has no tool call.
 const std::string agent_broken =
     "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
     "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"stepId\":\"s1\"}\n\n"
@@ -393,7 +393,7 @@ TEST_F(scenario_live, reports_per_scenario_and_request_with_the_single_check_fin
   EXPECT_NE(x.find("<testsuite name=\"live.yaml: good run\" tests=\"4\" failures=\"0\">"), std::string::npos) << x;
   EXPECT_NE(x.find("<testsuite name=\"live.yaml: broken run\" tests=\"8\" failures=\"2\">"), std::string::npos) << x;
   EXPECT_NE(x.find("classname=\"must call a tool\" name=\"scenario\""), std::string::npos);
-  EXPECT_NE(x.find("SCENARIO-FORBIDDEN-TYPE at frame 1"), std::string::npos) << x;
+  EXPECT_NE(x.find("SCENARIO-FORBIDDEN-TYPE at frame 2"), std::string::npos) << x;
 }
 
 TEST_F(scenario_live, variables_reach_the_server_and_never_a_report) {

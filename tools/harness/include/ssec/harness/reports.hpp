@@ -31,15 +31,32 @@ nlohmann::ordered_json to_json_report(const run_result& r, const run_options& o)
 /// JUnit XML: one <testsuite> per layer, one <testcase> per case.
 std::string to_junit(const run_result& r, const run_options& o);
 
-/// One HTML page, no external resources: summary, per-case detail, a filter by outcome.
+/// One HTML page, no external resources, no script: a PASS / FAIL banner and
+/// the per-layer table first, then the cases that did not pass (failures,
+/// errors, timeouts, stale baseline entries before the rest), then the passed
+/// and the skipped cases each in a closed <details> (hidden until opened).
+/// Each case names its file:line as a link to `<file>#L<line>` (the path as
+/// the case set names it, relative); an empty event log reads "(no events)".
 std::string to_html(const run_result& r, const run_options& o);
+
+/// Which part of the matrix matrix_markdown() writes.
+enum class matrix_part {
+  /// Every layer and layer/tag row, then the cases each implementation does
+  /// not pass (tools/docs/matrix.md).
+  full,
+  /// The README's part: the wire layer by tag, and a dialect layer only where
+  /// a column other than the first (the reference: matrix.sh runs it first)
+  /// graded one of its cases; no case lists.
+  readme,
+};
 
 /// The conformance matrix as Markdown from JSON reports (one per adapter):
 /// one row per layer (all its cases) and per layer/tag, one column per
 /// adapter with pass/graded (graded: cases not skipped; "n/a" when none), then
 /// per adapter the cases that did not pass, each linking to its case file
-/// line as `<link_prefix><file>#L<line>`.
-std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix);
+/// line as `<link_prefix><file>#L<line>` (an absolute file path is not prefixed).
+std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix,
+                            matrix_part part = matrix_part::full);
 
 /// Result lines `<impl>  <topic>_<id>  <STATUS>` (one per case, the
 /// project's line format; `serve --browser-results` writes them, see
