@@ -25,5 +25,6 @@ void add_serve_command(CLI::App& app, int& code);
 void add_generate_command(CLI::App& app, int& code);
 void add_coverage_command(CLI::App& app, int& code);
 void add_cases_command(CLI::App& app, int& code);
+void add_export_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

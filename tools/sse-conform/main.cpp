@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   ssec::cli::add_generate_command(app, code);
   ssec::cli::add_coverage_command(app, code);
   ssec::cli::add_cases_command(app, code);
+  ssec::cli::add_export_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
