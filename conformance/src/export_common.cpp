@@ -144,7 +144,8 @@ void collect_gaps(const dialect_spec& d, export_format format, std::vector<expor
     std::string why = std::string(sse::dialect::to_string(r->check.kind)) + " (" +
                       std::string(sse::dialect::to_string(r->level)) + ")";
     if (r->check.kind == check_kind::known_type) why += ": unknown types stay valid by design";
-    else if (r->check.kind == check_kind::undeclared_field) why += ": undeclared fields stay valid (forward compatible)";
+    else if (r->check.kind == check_kind::undeclared_field)
+      why += ": undeclared fields stay valid (forward compatible)";
     why += "; kept in x-sse-conform-rules";
     gaps.push_back({d.name, r->id, why});
   }
@@ -275,8 +276,8 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
   u["x-sse-conform-rules"] = std::move(rules);
   nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
   for (const auto& s : d.shapes) {
-    nlohmann::ordered_json j{{"shape", sse::dialect::to_string(s.kind)}, {"detection", s.detection},
-                             {"handling", s.handling}};
+    nlohmann::ordered_json j{
+        {"shape", sse::dialect::to_string(s.kind)}, {"detection", s.detection}, {"handling", s.handling}};
     if (!s.prefix.empty()) j["prefix"] = s.prefix;
     const auto origin = trace_json(s.origin);
     for (const auto& [k, v] : origin.items()) j[k] = v;

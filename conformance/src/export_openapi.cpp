@@ -54,8 +54,9 @@ nlohmann::ordered_json item_schema(const sse::dialect::dialect_spec& d, const st
   }
   if (!d.error_wire_event.empty()) {
     shapes.push_back({{"title", "error event"},
-                      {"description", "An error frame marked by its SSE event type; the consumer re-applies the "
-                                      "error prefix before decoding."},
+                      {"description",
+                       "An error frame marked by its SSE event type; the consumer re-applies the "
+                       "error prefix before decoding."},
                       {"properties", {{"event", {{"const", d.error_wire_event}}}}},
                       {"x-sse-conform-frame-shape", "error"}});
   }
@@ -96,9 +97,7 @@ nlohmann::ordered_json openapi_document(const sse::dialect::catalog& cat,
           {"responses",
            {{"200",
              {{"description", "The " + d->name + " event stream."},
-              {"content",
-               {{"text/event-stream",
-                 {{"itemSchema", {{"$ref", "#/components/schemas/" + item}}}}}}}}}}}}}};
+              {"content", {{"text/event-stream", {{"itemSchema", {{"$ref", "#/components/schemas/" + item}}}}}}}}}}}}}};
     detail::collect_gaps(*d, export_format::openapi, gaps);
   }
   return {{"openapi", "3.2.0"},

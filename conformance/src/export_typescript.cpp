@@ -32,9 +32,8 @@ std::string doc_text(std::string_view s) {
 
 bool is_identifier(std::string_view k) {
   if (k.empty() || std::isdigit(static_cast<unsigned char>(k.front())) != 0) return false;
-  return std::all_of(k.begin(), k.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
-  });
+  return std::all_of(k.begin(), k.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; });
 }
 
 std::string property_name(std::string_view k) {

@@ -21,7 +21,7 @@ function exportTo(bin, format, out, extra = []) {
     encoding: 'utf8',
   });
   if (r.status !== 0) {
-    console.error(`sse-conform export --to ${format} failed (${r.status}):\n${r.stderr}`);
+    console.error(`sse-conform export --to ${format} failed (${r.status ?? r.signal ?? r.error}):\n${r.stderr}`);
     process.exit(1);
   }
   if (!/not expressible in /.test(r.stderr)) {
@@ -122,6 +122,7 @@ function checkJsonSchema(bin, casesDir, work) {
 }
 
 async function checkOpenApi(bin, work) {
+  fs.mkdirSync(work, { recursive: true });
   const file = path.join(work, 'sse-conform.openapi.json');
   exportTo(bin, 'openapi', file);
   const { Validator } = require('@seriousme/openapi-schema-validator');

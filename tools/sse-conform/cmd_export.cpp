@@ -55,7 +55,8 @@ int run_export(const export_options& opt) {
   } else {
     // Several files (jsonschema, several dialects): -o names a folder.
     if (opt.out.empty() || opt.out == "-") {
-      std::cerr << "sse-conform export: --to " << opt.to << " writes one file per dialect: give -o DIR, or one --dialect\n";
+      std::cerr << "sse-conform export: --to " << opt.to
+                << " writes one file per dialect: give -o DIR, or one --dialect\n";
       return exit_usage;
     }
     std::error_code ec;

@@ -43,8 +43,8 @@ struct export_file {
 
 /// What an export produced.
 struct export_output {
-  std::vector<export_file> files;   ///< jsonschema: one per dialect; openapi and typescript: one.
-  std::vector<export_gap> gaps;     ///< Everything not expressible in the format, never empty-by-omission.
+  std::vector<export_file> files;  ///< jsonschema: one per dialect; openapi and typescript: one.
+  std::vector<export_gap> gaps;    ///< Everything not expressible in the format, never empty-by-omission.
 };
 
 /// How `format` holds rules of `kind`: a short phrase ("required", "type"),
