@@ -157,12 +157,12 @@ TEST(export_typescript, declares_a_discriminated_union_per_dialect) {
   EXPECT_TRUE(has("  | ChatToolCallEvent\n"));
   EXPECT_TRUE(has("export interface ChatToolCallEvent {\n"));
   EXPECT_TRUE(has("  readonly type: \"tool_call\";\n"));
-  EXPECT_TRUE(has("  readonly name: string;\n"));                        // required
-  EXPECT_TRUE(has("  readonly hidden?: boolean;\n"));                    // optional
+  EXPECT_TRUE(has("  readonly name: string;\n"));      // required
+  EXPECT_TRUE(has("  readonly hidden?: boolean;\n"));  // optional
   EXPECT_TRUE(has("  readonly arguments: string | { readonly [key: string]: unknown };\n"));
-  EXPECT_TRUE(has(" * Name of the tool called.\n"));                     // TSDoc from purpose
+  EXPECT_TRUE(has(" * Name of the tool called.\n"));  // TSDoc from purpose
   EXPECT_TRUE(has(" * @defaultValue `0`\n"));
-  EXPECT_TRUE(has("  readonly toolCallId?: never;\n"));                  // CHAT-APPROVAL-QUESTION-DISTINCT
+  EXPECT_TRUE(has("  readonly toolCallId?: never;\n"));  // CHAT-APPROVAL-QUESTION-DISTINCT
   EXPECT_TRUE(has("export interface AgentUnknownEvent {\n"));
   EXPECT_TRUE(has("  readonly raw: { readonly type: string; readonly [key: string]: unknown };\n"));
   EXPECT_FALSE(gaps.empty());

@@ -6,6 +6,7 @@
 // documented `x-sse-conform-...` keys (or TSDoc tags) and into `gaps`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
