@@ -52,3 +52,15 @@ if [ ! -d "$adapters/node_modules" ] || [ "$adapters/package-lock.json" -nt "$ad
     echo "install-deps: npm ci failed; the JavaScript adapters will not run" >&2
   fi
 fi
+
+# The checks of `sse-conform export` (tools/export-check/): ajv, the OpenAPI
+# 3.2 schema validator and tsc, pinned. Without them the export checks skip.
+export_check="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/export-check"
+if [ ! -d "$export_check/node_modules" ] || [ "$export_check/package-lock.json" -nt "$export_check/node_modules" ]; then
+  echo "install-deps: npm ci in tools/export-check"
+  if npm ci --prefix "$export_check" --no-audit --no-fund; then
+    touch "$export_check/node_modules"
+  else
+    echo "install-deps: npm ci failed; the export checks will skip" >&2
+  fi
+fi

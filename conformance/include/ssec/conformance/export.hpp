@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The catalogs in the formats the ecosystem reads (tools/docs/export.md):
+// JSON Schema 2020-12, an OpenAPI 3.2 fragment, TypeScript declarations.
+// Everything is generated at run time from a loaded catalog: a new event type
+// or rule is a YAML change only. What a format cannot hold goes into
+// documented `x-sse-conform-...` keys (or TSDoc tags) and into `gaps`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sse/dialect/catalog.hpp"
+
+namespace ssec::conformance {
+
+/// The export formats.
+enum class export_format : std::uint8_t { jsonschema, openapi, typescript };
+
+/// "jsonschema", "openapi", "typescript".
+std::string_view to_string(export_format f) noexcept;
+/// The format with that name, or nullopt.
+std::optional<export_format> parse_export_format(std::string_view name) noexcept;
+
+/// One thing of the catalog a format cannot express, kept in an extension key.
+struct export_gap {
+  std::string dialect;  ///< The dialect concerned.
+  std::string what;     ///< A rule id ("CHAT-UTF8") or a catalog aspect ("frame shape plain_text").
+  std::string why;      ///< Why the format cannot hold it, and where it is kept instead.
+  /// "chat: CHAT-UTF8: <why>".
+  std::string to_string() const;
+};
+
+/// One generated file.
+struct export_file {
+  std::string name;  ///< Suggested file name: "chat.schema.json", "sse-conform.openapi.json", "sse-conform.d.ts".
+  std::string text;  ///< The content, ending with a newline.
+};
+
+/// What an export produced.
+struct export_output {
+  std::vector<export_file> files;  ///< jsonschema: one per dialect; openapi and typescript: one.
+  std::vector<export_gap> gaps;    ///< Everything not expressible in the format, never empty-by-omission.
+};
+
+/// How `format` holds rules of `kind`: a short phrase ("required", "type"),
+/// or empty when it cannot (the rule is then a gap).
+std::string_view expressed_by(export_format format, sse::dialect::check_kind kind) noexcept;
+
+/// The JSON Schema (2020-12) of one dialect's structured frame: a `oneOf`
+/// over the event types discriminated by a `type` const, plus a branch for
+/// the unknown types. `gaps` receives what it cannot express.
+nlohmann::ordered_json json_schema(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d,
+                                   std::vector<export_gap>& gaps);
+
+/// The OpenAPI 3.2 document: components (the event schemas and, per dialect,
+/// the `text/event-stream` item schema) and one example path per dialect.
+nlohmann::ordered_json openapi_document(const sse::dialect::catalog& cat,
+                                        std::span<const sse::dialect::dialect_spec* const> dialects,
+                                        std::vector<export_gap>& gaps);
+
+/// TypeScript declarations: per dialect a discriminated union
+/// (`<Dialect>SseEvent`: ChatSseEvent, ..., AgentSseEvent), one interface per
+/// event type and `<Dialect>UnknownEvent` keeping the raw object.
+std::string typescript_declarations(const sse::dialect::catalog& cat,
+                                    std::span<const sse::dialect::dialect_spec* const> dialects,
+                                    std::vector<export_gap>& gaps);
+
+/// The export of `dialects` (all of the catalog's when empty) in `format`.
+export_output export_catalog(const sse::dialect::catalog& cat, export_format format,
+                             std::span<const sse::dialect::dialect_spec* const> dialects = {});
+
+}  // namespace ssec::conformance

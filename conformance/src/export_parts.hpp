@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Shared pieces of the exports (export_*.cpp): names, provenance, rules.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ssec/conformance/export.hpp"
+
+namespace ssec::conformance::detail {
+
+/// "chat" -> "Chat", "tool_call" -> "ToolCall": an identifier (a leading
+/// digit or an empty result gets a "T" in front).
+std::string pascal(std::string_view name);
+/// "ChatToolCallEvent": the schema / interface name of an event type.
+std::string event_name(const sse::dialect::dialect_spec& d, std::string_view type);
+/// "ChatSseEvent", "AgentSseEvent": the union of a dialect's events.
+std::string union_name(const sse::dialect::dialect_spec& d);
+/// "ChatUnknownEvent".
+std::string unknown_name(const sse::dialect::dialect_spec& d);
+
+/// The file facts of the catalog `d` was loaded from, or nullptr.
+const sse::dialect::catalog_file* file_of(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d);
+
+/// {"sources": [...], "decision": "..."} (keys only when set).
+nlohmann::ordered_json trace_json(const sse::dialect::trace& t);
+/// x-sse-conform-catalog of a dialect: file, versions, document, dialect, profile, trace.
+nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d);
+/// One rule with everything the catalog says of it, and how `format` expresses it
+/// ("expressed_by", or "not_expressible": true).
+nlohmann::ordered_json rule_json(const sse::dialect::rule_spec& r, export_format format);
+/// True when `r` names the event type `type` (or every type, `*`).
+bool rule_concerns(const sse::dialect::rule_spec& r, std::string_view type);
+/// The ids of the dialect's rules that concern `type`.
+std::vector<std::string> rules_of_event(const sse::dialect::dialect_spec& d, std::string_view type);
+/// The rules, frame shapes and differences of `d` that `format` cannot hold, into `gaps`.
+void collect_gaps(const sse::dialect::dialect_spec& d, export_format format, std::vector<export_gap>& gaps);
+
+/// The JSON Schema types of a type_set: "string", ["object","string"], or null for any.
+nlohmann::ordered_json schema_type(const sse::dialect::type_set& t);
+
+/// The event schemas of `d` keyed by event_name(), each referring to others
+/// with `ref_prefix` ("#/$defs/", "#/components/schemas/"); then the union
+/// (oneOf over the events and the unknown branch) under union_name().
+nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d,
+                                     export_format format, std::string_view ref_prefix);
+
+/// How the unknown types stay valid, in one paragraph (also in export.md).
+extern const char* const unknown_types_note;
+
+}  // namespace ssec::conformance::detail

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// The TypeScript export: per dialect a discriminated union of one interface
+// per event type, field docs from `purpose` (TSDoc), optional fields as the
+// catalog has them, and an unknown-event type that keeps the raw object.
+#include <algorithm>
+#include <cctype>
+
+#include "export_parts.hpp"
+
+namespace ssec::conformance {
+namespace {
+
+using sse::dialect::dialect_spec;
+using sse::dialect::field_spec;
+using sse::dialect::type_set;
+
+// Text safe inside a /** */ comment.
+std::string doc_text(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/') {
+      out += "*\\/";
+      ++i;
+    } else if (s[i] == '\n') {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool is_identifier(std::string_view k) {
+  if (k.empty() || std::isdigit(static_cast<unsigned char>(k.front())) != 0) return false;
+  return std::all_of(k.begin(), k.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; });
+}
+
+std::string property_name(std::string_view k) {
+  return is_identifier(k) ? std::string(k) : nlohmann::json(std::string(k)).dump();
+}
+
+std::string ts_type(const field_spec& f, const std::string& indent);
+
+std::string object_type(const std::vector<field_spec>& fields, const std::string& indent) {
+  std::string out = "{\n";
+  for (const auto& f : fields) {
+    if (!f.purpose.empty()) out += indent + "  /** " + doc_text(f.purpose) + " */\n";
+    out += indent + "  readonly " + property_name(f.key) + (f.required ? "" : "?") + ": " + ts_type(f, indent + "  ") +
+           ";\n";
+  }
+  out += indent + "  readonly [key: string]: unknown;\n" + indent + "}";
+  return out;
+}
+
+std::string ts_type(const field_spec& f, const std::string& indent) {
+  const auto b = f.types.bits;
+  if ((b & type_set::any) == type_set::any) return "unknown";
+  std::vector<std::string> parts;
+  if ((b & type_set::null) != 0) parts.emplace_back("null");
+  if ((b & type_set::boolean) != 0) parts.emplace_back("boolean");
+  if ((b & (type_set::number | type_set::integer)) != 0) parts.emplace_back("number");
+  if ((b & type_set::string) != 0) parts.emplace_back("string");
+  if ((b & type_set::array) != 0) parts.emplace_back("readonly unknown[]");
+  if ((b & type_set::object) != 0) {
+    parts.push_back(f.fields.empty() ? "{ readonly [key: string]: unknown }" : object_type(f.fields, indent));
+  }
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : " | ") + p;
+  return out;
+}
+
+std::string field_doc(const field_spec& f, const std::string& indent) {
+  std::string out = indent + "/**\n";
+  if (!f.purpose.empty()) out += indent + " * " + doc_text(f.purpose) + "\n";
+  if ((f.types.bits & type_set::integer) != 0 && (f.types.bits & type_set::number) == 0) {
+    out += indent + " * An integer (the catalog's `integer`).\n";
+  }
+  if (f.default_value) out += indent + " * @defaultValue `" + doc_text(f.default_value->dump()) + "`\n";
+  std::string trace;
+  for (const auto& s : f.origin.sources) trace += (trace.empty() ? "" : ", ") + s;
+  if (!f.origin.decision.empty()) trace += (trace.empty() ? "" : ", ") + ("DECISIONS.md#" + f.origin.decision);
+  if (!trace.empty()) out += indent + " * @see " + doc_text(trace) + "\n";
+  return out + indent + " */\n";
+}
+
+void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& d, std::string& out) {
+  const std::string union_name = detail::union_name(d);
+  const auto* file = detail::file_of(cat, d);
+  out += "// ---- dialect " + d.name + " (" + (file ? file->name + " " + file->catalog_version : d.where.file) +
+         ") ----\n\n";
+
+  // Forbidden keys: property?: never on the event.
+  auto forbidden = [&](std::string_view type) {
+    std::vector<std::pair<std::string, std::string>> keys;
+    for (const auto* r : d.rules) {
+      if (r->check.kind != sse::dialect::check_kind::forbidden_field) continue;
+      for (const auto& p : r->check.fields) {
+        if ((p.type == type || p.type == "*") && p.keys.size() == 1) keys.emplace_back(p.keys.front(), r->id);
+      }
+    }
+    return keys;
+  };
+
+  out += "/**\n * " + doc_text(d.purpose) + "\n *\n * A frame of a type the catalog does not list is a `" +
+         detail::unknown_name(d) + "`.\n";
+  for (const auto* r : d.rules) {
+    out += " * @remarks " + r->id + " (" + std::string(sse::dialect::to_string(r->level)) + ", " +
+           std::string(sse::dialect::to_string(r->check.kind)) + "): " + doc_text(r->text) + "\n";
+  }
+  out += " */\nexport type " + union_name + " =\n";
+  for (std::size_t i = 0; i < d.events.size(); ++i) {
+    out += "  | " + detail::event_name(d, d.events[i].type) + (i + 1 == d.events.size() ? ";\n\n" : "\n");
+  }
+  if (d.events.empty()) out += "  never;\n\n";
+  out += "/** The event types of the " + d.name + " dialect. */\nexport type " + detail::pascal(d.name) +
+         "EventType = " + union_name + "[\"type\"];\n\n";
+
+  for (const auto& e : d.events) {
+    out += "/**\n * " + doc_text(e.purpose) + "\n";
+    for (const auto& s : e.origin.sources) out += " * @see " + doc_text(s) + "\n";
+    if (!e.origin.decision.empty()) out += " * @see DECISIONS.md#" + doc_text(e.origin.decision) + "\n";
+    for (const auto& id : detail::rules_of_event(d, e.type)) out += " * @remarks rule " + id + "\n";
+    out += " */\nexport interface " + detail::event_name(d, e.type) + " {\n";
+    out += "  /** The event type (the discriminator). */\n  readonly type: " + nlohmann::json(e.type).dump() + ";\n";
+    for (const auto& f : e.fields) {
+      if (f.key == "type") continue;
+      out += field_doc(f, "  ");
+      out += "  readonly " + property_name(f.key) + (f.required ? "" : "?") + ": " + ts_type(f, "  ") + ";\n";
+    }
+    for (const auto& [key, id] : forbidden(e.type)) {
+      out += "  /** Never sent (" + id + "). */\n  readonly " + property_name(key) + "?: never;\n";
+    }
+    if (e.open) out += "  /** Open event: undeclared fields are expected. */\n  readonly [key: string]: unknown;\n";
+    out += "}\n\n";
+  }
+
+  out += "/**\n * An event whose type the " + d.name +
+         " catalog does not list. Consumers keep or ignore it; it is never lost.\n */\nexport interface " +
+         detail::unknown_name(d) +
+         " {\n  /** The type as sent; not one of the catalog's. */\n  readonly type: string;\n"
+         "  /** The frame's JSON object, whole. */\n  readonly raw: { readonly type: string; readonly [key: string]: "
+         "unknown };\n}\n\n";
+}
+
+}  // namespace
+
+std::string typescript_declarations(const sse::dialect::catalog& cat,
+                                    std::span<const sse::dialect::dialect_spec* const> dialects,
+                                    std::vector<export_gap>& gaps) {
+  std::string out =
+      "// GENERATED by `sse-conform export --to typescript` from the catalogs (tools/docs/export.md): do not edit.\n";
+  for (const auto& f : cat.files()) out += "// " + f.name + ": catalog " + f.catalog_version + "\n";
+  out += "\n";
+  for (const auto* d : dialects) {
+    dialect_declarations(cat, *d, out);
+    detail::collect_gaps(*d, export_format::typescript, gaps);
+  }
+  return out;
+}
+
+}  // namespace ssec::conformance

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// The shapes of `sse-conform export` (conformance/export.hpp), on the built-in
+// catalogs and on a small catalog of its own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/export.hpp"
+
+namespace {
+
+using ssec::conformance::export_format;
+using ssec::conformance::export_gap;
+
+const sse::dialect::catalog& builtin() {
+  const auto& loaded = sse::dialect::builtin_catalog();
+  EXPECT_TRUE(loaded.ok());
+  return *loaded.value;
+}
+
+nlohmann::ordered_json schema_of(const std::string& dialect, std::vector<export_gap>* gaps_out = nullptr) {
+  std::vector<export_gap> gaps;
+  const auto* d = builtin().dialect(dialect);
+  EXPECT_NE(d, nullptr);
+  auto s = ssec::conformance::json_schema(builtin(), *d, gaps);
+  if (gaps_out) *gaps_out = gaps;
+  return s;
+}
+
+TEST(export_jsonschema, is_a_2020_12_one_of_discriminated_by_a_type_const) {
+  const auto s = schema_of("chat");
+  EXPECT_EQ(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+  const auto* d = builtin().dialect("chat");
+  // One branch per event type, plus the unknown branch, last.
+  ASSERT_EQ(s["oneOf"].size(), d->events.size() + 1);
+  EXPECT_EQ(s["oneOf"][0]["$ref"], "#/$defs/ChatContentEvent");
+  EXPECT_EQ(s["oneOf"].back()["$ref"], "#/$defs/ChatUnknownEvent");
+  for (const auto& e : d->events) {
+    std::string name = "Chat";
+    bool up = true;
+    for (char c : e.type) {
+      if (c == '_') up = true;
+      else name += up ? static_cast<char>(std::toupper(c)) : c, up = false;
+    }
+    name += "Event";
+    ASSERT_TRUE(s["$defs"].contains(name)) << name;
+    EXPECT_EQ(s["$defs"][name]["properties"]["type"]["const"], e.type);
+  }
+}
+
+TEST(export_jsonschema, required_types_defaults_and_descriptions_come_from_the_catalog) {
+  const auto s = schema_of("chat");
+  const auto& call = s["$defs"]["ChatToolCallEvent"];
+  EXPECT_EQ(call["description"], "A tool call starts.");
+  EXPECT_EQ(call["required"], nlohmann::ordered_json({"type", "id", "name", "arguments"}));  // hidden is optional
+  EXPECT_EQ(call["properties"]["arguments"]["type"], nlohmann::ordered_json({"string", "object"}));
+  EXPECT_EQ(call["properties"]["hidden"]["type"], "boolean");
+  EXPECT_EQ(call["properties"]["name"]["description"], "Name of the tool called.");
+  EXPECT_FALSE(call["properties"]["arguments"].contains("default"));
+  const auto& usage = s["$defs"]["ChatUsageEvent"];
+  EXPECT_EQ(usage["properties"]["promptTokens"]["type"], "integer");
+  EXPECT_EQ(usage["properties"]["promptTokens"]["default"], 0);
+  EXPECT_EQ(usage["properties"]["latencyMs"]["default"], 0);
+  // `any` has no type keyword; the code profile removes latencyMs's default.
+  EXPECT_FALSE(s["$defs"]["ChatTodoEvent"]["properties"]["data"].contains("type"));
+  EXPECT_FALSE(schema_of("code")["$defs"]["CodeUsageEvent"]["properties"]["latencyMs"].contains("default"));
+  // The agent envelope, refined per event: runId required, stepId not on run_started.
+  const auto a = schema_of("agent");
+  const auto& started = a["$defs"]["AgentRunStartedEvent"]["required"];
+  EXPECT_NE(std::find(started.begin(), started.end(), "runId"), started.end());
+  EXPECT_EQ(std::find(started.begin(), started.end(), "stepId"), started.end());
+}
+
+TEST(export_jsonschema, unknown_types_have_a_branch_of_their_own) {
+  const auto s = schema_of("chat");
+  const auto& u = s["$defs"]["ChatUnknownEvent"];
+  EXPECT_EQ(u["required"], nlohmann::ordered_json({"type"}));
+  EXPECT_EQ(u["properties"]["type"]["type"], "string");
+  const auto& known = u["properties"]["type"]["not"]["enum"];
+  EXPECT_EQ(known.size(), builtin().dialect("chat")->events.size());
+  EXPECT_NE(std::find(known.begin(), known.end(), "tool_call"), known.end());
+  EXPECT_TRUE(s.contains("x-sse-conform-unknown-types"));
+}
+
+TEST(export_jsonschema, rules_and_provenance_are_annotations_and_gaps_are_listed) {
+  std::vector<export_gap> gaps;
+  const auto s = schema_of("chat", &gaps);
+  EXPECT_EQ(s["x-sse-conform-catalog"]["dialect"], "chat");
+  EXPECT_EQ(s["x-sse-conform-catalog"]["catalog_version"], builtin().files().front().catalog_version);
+  const auto& rules = s["x-sse-conform-rules"];
+  ASSERT_EQ(rules.size(), builtin().dialect("chat")->rules.size());
+  const auto rule = [&](const std::string& id) {
+    return *std::find_if(rules.begin(), rules.end(), [&](const auto& r) { return r["id"] == id; });
+  };
+  EXPECT_EQ(rule("CHAT-FIELD-TYPE")["expressed_by"], "type");
+  EXPECT_EQ(rule("CHAT-FIELD-REQUIRED")["decision"], "DECISIONS.md#chat-field-required");
+  EXPECT_TRUE(rule("CHAT-UTF8")["not_expressible"].get<bool>());
+  EXPECT_FALSE(rule("CHAT-UTF8")["quotes"].empty());
+  // Every rule not expressed is a gap, by id; none that is expressed.
+  const auto gap = [&](const std::string& what) {
+    return std::any_of(gaps.begin(), gaps.end(), [&](const export_gap& g) { return g.what == what; });
+  };
+  EXPECT_TRUE(gap("CHAT-UTF8"));
+  EXPECT_TRUE(gap("CHAT-TYPE-KNOWN"));
+  EXPECT_TRUE(gap("frame shape plain_text"));
+  EXPECT_FALSE(gap("CHAT-FIELD-TYPE"));
+  // Rules on an event, and a forbidden field as a property that admits nothing.
+  const auto& approval = s["$defs"]["ChatApprovalRequestEvent"];
+  const auto& ids = approval["x-sse-conform-rules"];
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "CHAT-APPROVAL-ID"), ids.end());
+  EXPECT_EQ(approval["properties"]["toolCallId"]["not"], nlohmann::ordered_json::object());
+  EXPECT_TRUE(approval["properties"]["id"]["x-sse-conform-origin"].contains("sources"));
+}
+
+TEST(export_openapi, is_3_2_with_an_event_stream_item_schema_per_dialect) {
+  std::vector<export_gap> gaps;
+  std::vector<const sse::dialect::dialect_spec*> ds{builtin().dialect("chat"), builtin().dialect("agent")};
+  const auto doc = ssec::conformance::openapi_document(builtin(), ds, gaps);
+  EXPECT_EQ(doc["openapi"], "3.2.0");
+  const auto& media = doc["paths"]["/example/chat/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+  EXPECT_EQ(media["itemSchema"]["$ref"], "#/components/schemas/ChatSseItem");
+  const auto& schemas = doc["components"]["schemas"];
+  // chat: structured, plain text and [ERROR] frames.
+  const auto& shapes = schemas["ChatSseItem"]["anyOf"];
+  ASSERT_EQ(shapes.size(), 3u);
+  const auto shape = [&](const std::string& name) {
+    return *std::find_if(shapes.begin(), shapes.end(),
+                         [&](const auto& s) { return s["x-sse-conform-frame-shape"] == name; });
+  };
+  EXPECT_EQ(shape("structured")["properties"]["data"]["contentMediaType"], "application/json");
+  EXPECT_EQ(shape("structured")["properties"]["data"]["contentSchema"]["$ref"], "#/components/schemas/ChatSseEvent");
+  EXPECT_EQ(shape("error")["properties"]["data"]["pattern"], "^\\[ERROR\\]");
+  EXPECT_EQ(shape("plain_text")["properties"]["data"]["contentMediaType"], "text/plain");
+  // agent: one shape, data is JSON.
+  const auto& agent = schemas["AgentSseItem"];
+  EXPECT_EQ(agent["properties"]["data"]["contentSchema"]["$ref"], "#/components/schemas/AgentSseEvent");
+  EXPECT_EQ(agent["properties"]["retry"]["type"], "integer");
+  EXPECT_TRUE(schemas.contains("AgentRunStartedEvent"));
+  EXPECT_EQ(schemas["ChatSseEvent"]["oneOf"][0]["$ref"], "#/components/schemas/ChatContentEvent");
+  // content_type is expressed by the media type: not a gap here, a gap in JSON Schema.
+  EXPECT_TRUE(std::none_of(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "CHAT-CONTENT-TYPE"; }));
+  EXPECT_TRUE(std::any_of(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "AGENT-DONE-LAST"; }));
+}
+
+TEST(export_typescript, declares_a_discriminated_union_per_dialect) {
+  std::vector<export_gap> gaps;
+  std::vector<const sse::dialect::dialect_spec*> ds;
+  for (const auto& d : builtin().dialects()) ds.push_back(d.get());
+  const auto ts = ssec::conformance::typescript_declarations(builtin(), ds, gaps);
+  const auto has = [&](const std::string& s) { return ts.find(s) != std::string::npos; };
+  for (const char* u : {"export type ChatSseEvent =", "export type CodeSseEvent =", "export type WorkflowSseEvent =",
+                        "export type AgentSseEvent ="}) {
+    EXPECT_TRUE(has(u)) << u;
+  }
+  EXPECT_TRUE(has("  | ChatToolCallEvent\n"));
+  EXPECT_TRUE(has("export interface ChatToolCallEvent {\n"));
+  EXPECT_TRUE(has("  readonly type: \"tool_call\";\n"));
+  EXPECT_TRUE(has("  readonly name: string;\n"));      // required
+  EXPECT_TRUE(has("  readonly hidden?: boolean;\n"));  // optional
+  EXPECT_TRUE(has("  readonly arguments: string | { readonly [key: string]: unknown };\n"));
+  EXPECT_TRUE(has(" * Name of the tool called.\n"));  // TSDoc from purpose
+  EXPECT_TRUE(has(" * @defaultValue `0`\n"));
+  EXPECT_TRUE(has("  readonly toolCallId?: never;\n"));  // CHAT-APPROVAL-QUESTION-DISTINCT
+  EXPECT_TRUE(has("export interface AgentUnknownEvent {\n"));
+  EXPECT_TRUE(has("  readonly raw: { readonly type: string; readonly [key: string]: unknown };\n"));
+  EXPECT_FALSE(gaps.empty());
+}
+
+TEST(export_format_names, round_trip) {
+  for (auto f : {export_format::jsonschema, export_format::openapi, export_format::typescript}) {
+    EXPECT_EQ(ssec::conformance::parse_export_format(ssec::conformance::to_string(f)), f);
+  }
+  EXPECT_FALSE(ssec::conformance::parse_export_format("yaml"));
+}
+
+TEST(export_catalog, writes_one_schema_per_dialect_and_one_file_otherwise) {
+  const auto js = ssec::conformance::export_catalog(builtin(), export_format::jsonschema);
+  ASSERT_EQ(js.files.size(), builtin().dialects().size());
+  EXPECT_EQ(js.files[0].name, "chat.schema.json");
+  EXPECT_EQ(nlohmann::json::parse(js.files[0].text)["$id"], "urn:sse-conform:schema:chat");
+  EXPECT_EQ(ssec::conformance::export_catalog(builtin(), export_format::openapi).files.size(), 1u);
+  EXPECT_EQ(ssec::conformance::export_catalog(builtin(), export_format::typescript).files.size(), 1u);
+}
+
+}  // namespace

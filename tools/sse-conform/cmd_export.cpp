@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform export`: the catalogs as JSON Schema, OpenAPI 3.2 or
+// TypeScript declarations (tools/docs/export.md). Glue only: the export is
+// ssec/conformance/export.hpp.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "contract_options.hpp"
+#include "ssec/conformance/export.hpp"
+
+namespace ssec::cli {
+namespace {
+
+struct export_options {
+  std::string to;
+  std::vector<std::string> dialects;
+  conformance::contract_source contract;
+  std::string out;
+};
+
+bool write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) {
+    std::cerr << "sse-conform export: cannot write " << path.string() << '\n';
+    return false;
+  }
+  return true;
+}
+
+int run_export(const export_options& opt) {
+  const auto format = conformance::parse_export_format(opt.to);
+  if (!format) {
+    std::cerr << "sse-conform export: unknown format '" << opt.to << "' (known: jsonschema, openapi, typescript)\n";
+    return exit_usage;
+  }
+  const auto cat = load_contract_or_say_why(opt.contract, "export");
+  if (!cat) return exit_usage;
+  std::vector<const sse::dialect::dialect_spec*> dialects;
+  for (const auto& name : opt.dialects) {
+    const auto* d = cat->dialect(name);
+    if (d == nullptr) {
+      std::cerr << "sse-conform export: unknown dialect '" << name << "' (known: " << dialect_names(*cat) << ")\n";
+      return exit_usage;
+    }
+    dialects.push_back(d);
+  }
+  const auto result = conformance::export_catalog(*cat, *format, dialects);
+  if (result.files.size() == 1) {
+    if (opt.out.empty() || opt.out == "-") std::cout << result.files.front().text;
+    else if (!write_file(opt.out, result.files.front().text)) return exit_usage;
+  } else {
+    // Several files (jsonschema, several dialects): -o names a folder.
+    if (opt.out.empty() || opt.out == "-") {
+      std::cerr << "sse-conform export: --to " << opt.to
+                << " writes one file per dialect: give -o DIR, or one --dialect\n";
+      return exit_usage;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(opt.out, ec);
+    for (const auto& f : result.files) {
+      if (!write_file(std::filesystem::path(opt.out) / f.name, f.text)) return exit_usage;
+    }
+  }
+  if (!result.gaps.empty()) {
+    std::cerr << "sse-conform export: not expressible in " << opt.to << " (" << result.gaps.size()
+              << ", kept in x-sse-conform-* keys):\n";
+    for (const auto& g : result.gaps) std::cerr << "  " << g.to_string() << '\n';
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, int& code) {
+  auto opt = std::make_shared<export_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "export", "Write the catalogs as JSON Schema, an OpenAPI 3.2 fragment or TypeScript declarations");
+  cmd->add_option("--to", opt->to, "Format: jsonschema, openapi or typescript")->required();
+  cmd->add_option("--dialect", opt->dialects, "Dialect to export (repeatable; default: every dialect)");
+  add_contract_options(cmd, opt->contract);
+  cmd->add_option("-o,--output", opt->out,
+                  "Output file (default: stdout); a folder for jsonschema with several dialects");
+  cmd->callback([opt, &code] { code = run_export(*opt); });
+}
+
+}  // namespace ssec::cli
