@@ -9,9 +9,7 @@ namespace dl = sse::dialect;
 
 namespace {
 
-std::string case_name(const test_case& c) {
-  return std::string(to_string(c.layer)) + "/" + c.topic + "/" + c.id;
-}
+std::string case_name(const test_case& c) { return std::string(to_string(c.layer)) + "/" + c.topic + "/" + c.id; }
 
 bool of_rule_dialects(const dl::rule_spec& r, const test_case& c) {
   const std::string layer(to_string(c.layer));
@@ -31,8 +29,8 @@ std::vector<pinned_rule> pin_rules(const dl::catalog& contract, std::span<const 
     for (const auto& c : cases) {
       if (!of_rule_dialects(*rule, c)) continue;
       const bool listed = std::find(c.findings.begin(), c.findings.end(), rule->id) != c.findings.end();
-      const bool cites = std::any_of(c.from.begin(), c.from.end(),
-                                     [&](const std::string& f) { return f.ends_with("#" + rule->id); });
+      const bool cites =
+          std::any_of(c.from.begin(), c.from.end(), [&](const std::string& f) { return f.ends_with("#" + rule->id); });
       if (listed) p.broken_by.push_back(case_name(c));
       else if (cites) p.kept_by.push_back(case_name(c));
     }

@@ -26,8 +26,8 @@ struct rules_options {
 
 // The rules with the cases that pin them; nullopt after saying why.
 std::optional<std::vector<conformance::pinned_rule>> pinned(const rules_options& opt,
-                                                          const sse::dialect::catalog& contract,
-                                                          std::vector<conformance::test_case>& cases) {
+                                                            const sse::dialect::catalog& contract,
+                                                            std::vector<conformance::test_case>& cases) {
   std::vector<ssec::error> errors;
   const auto tags = conformance::load_tags(opt.tags, opt.tags, errors);
   if (!errors.empty()) {
@@ -90,7 +90,8 @@ void add_listing_options(CLI::App* cmd, rules_options& opt) {
 
 void add_rules_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<rules_options>();
-  CLI::App* rules = app.add_subcommand("rules", "List the producer rules: severity, basis, and the cases that pin them");
+  CLI::App* rules =
+      app.add_subcommand("rules", "List the producer rules: severity, basis, and the cases that pin them");
   rules->add_option("--dialect", opt->dialect, "Only the rules of this dialect");
   add_listing_options(rules, *opt);
   rules->callback([opt, &code] { code = run_rules(*opt); });

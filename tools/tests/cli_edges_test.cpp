@@ -161,9 +161,13 @@ TEST_F(cli_edges, check_refuses_other_url_schemes) {
   EXPECT_NE(r.err.find("only http:// and https://"), std::string::npos) << r.err;
 }
 
-// 11. Outside the repository, `cases` prints its error and no table of zeros.
+// 11. When its data cannot be read, `cases` prints its error and no table of
+// zeros. (From any directory it now finds its data: tools/docs/cli.md, "Where
+// the data comes from"; an empty SSEC_DATA_DIR stands for a data directory
+// that is not there.)
 TEST_F(cli_edges, cases_outside_the_repository_prints_only_the_error) {
-  const auto r = run("cases");
+  fs::create_directories(dir_ / "empty-data");
+  const auto r = run("cases", "SSEC_DATA_DIR='" + (dir_ / "empty-data").string() + "' ");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_FALSE(r.err.empty());

@@ -101,7 +101,7 @@ TEST_F(data_dir, ssec_data_dir_names_another_data_directory_and_version_reports_
   const std::string env = "SSEC_DATA_DIR=" + quote(data.string()) + " ";
   auto r = sh(env + quote(tool) + " run --no-progress --impl " + quote(quote(tool) + " adapter"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("PASSED: 1 cases"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASSED: 1 case:"), std::string::npos) << r.out;
 
   r = sh(env + quote(tool) + " --version");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -177,7 +177,7 @@ TEST_F(data_dir, the_readme_endpoint_examples_pass) {
   const auto r = sh("bash -c " + quote(script));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("agent: 2 findings (0 must, 2 should): conforming"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 scenarios, 0 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 scenario, 0 failed"), std::string::npos) << r.out;
   EXPECT_NE(read_file(dir_ / "elsewhere/check.xml").find("<testsuite"), std::string::npos);
 }
 

@@ -436,8 +436,9 @@ summary{cursor:pointer;margin:.6em 0}
     << "</div>\n<p>"
     << (o.service.empty() ? "command <code>" + xml_escape(o.impl) : "test service <code>" + xml_escape(o.service))
     << "</code>; " << r.cases.size() << " cases: " << xml_escape(summary_line(all)) << "; " << std::fixed
-    << std::setprecision(2) << r.seconds << " s; exit " << status << "</p>\n<p>MUST cases: "
-    << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0)) << "</p>\n";
+    << std::setprecision(2) << r.seconds << " s; exit " << status
+    << "</p>\n<p>MUST cases: " << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0))
+    << "</p>\n";
   if (!r.setup_error.empty()) h << "<p><b>setup error:</b> " << xml_escape(r.setup_error) << "</p>\n";
   h << "<table class=\"layers\"><thead><tr><th>layer</th>";
   for (const outcome oc : all_outcomes()) h << "<th>" << to_string(oc) << "</th>";

@@ -116,7 +116,7 @@ struct check_report {
   /// The read stopped where the user asked (--max-events, --max-bytes,
   /// --max-time): what was read is graded, the end of the stream is not.
   bool sampled = false;
-  bool strict = false;                  ///< Checked with --strict (check_options::strict).
+  bool strict = false;  ///< Checked with --strict (check_options::strict).
   /// Findings of rules whose severity rests on a decision (basis "decision").
   std::size_t decision_findings() const noexcept {
     std::size_t n = 0;
