@@ -16,7 +16,7 @@ std::vector<std::string> catalog_paths(const fs::path& spec) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(spec, ec)) {
-    const auto p = entry.path();
+    const auto& p = entry.path();
     if (p.extension() == ".yaml" && p.filename() != "tags.yaml") out.push_back(p.string());
   }
   std::sort(out.begin(), out.end());
@@ -47,7 +47,10 @@ ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> load_contract(co
     // Each file's decisions against the DECISIONS.md of its own folder.
     std::map<fs::path, std::vector<std::string>> by_folder;
     for (const auto& p : paths) by_folder[fs::path(p).parent_path()].push_back(p);
-    for (const auto& [folder, files] : by_folder) {
+    for (const auto& entry : by_folder) {
+      // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+      const fs::path& folder = entry.first;
+      const std::vector<std::string>& files = entry.second;
       const fs::path decisions = folder / "DECISIONS.md";
       const auto text = read_all(decisions.string());
       const auto anchors = text ? sse::dialect::decision_anchors(text.value()) : std::set<std::string, std::less<>>{};
