@@ -33,9 +33,11 @@ std::optional<std::string> check_dialect_reference(const test_case& c, const chu
   if (c.has_dialect_events) {
     std::vector<sse::dialect::event> expected;
     for (std::size_t i = 0; i < c.dialect_events.size(); ++i) {
-      std::string why;
-      auto e = sse::dialect::event_from_json(c.dialect_events[i], &why);
-      if (!e) return header(c) + "dialect_events line " + std::to_string(i + 1) + " is not a dialect event: " + why;
+      auto e = sse::dialect::event_from_json(c.dialect_events[i]);
+      if (!e) {
+        return header(c) + "dialect_events line " + std::to_string(i + 1) +
+               " is not a dialect event: " + e.error().message;
+      }
       expected.push_back(std::move(*e));
     }
     std::optional<std::string> first;

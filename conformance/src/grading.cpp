@@ -136,11 +136,10 @@ std::optional<mismatch> compare_decoded(const conf::test_case& c, const answer& 
   m.received = join(got);
   std::size_t i = 0;
   for (; i < got.size() && i < c.dialect_events.size(); ++i) {
-    std::string why;
-    const auto want = sse::dialect::event_from_json(c.dialect_events[i], &why);
-    const auto have = sse::dialect::event_from_json(got[i], &why);
+    const auto want = sse::dialect::event_from_json(c.dialect_events[i]);
+    const auto have = sse::dialect::event_from_json(got[i]);
     if (!have) {
-      m.first_difference = "event " + std::to_string(i + 1) + " is not a dialect event: " + why;
+      m.first_difference = "event " + std::to_string(i + 1) + " is not a dialect event: " + have.error().message;
       return m;
     }
     if (!want || !(*want == *have)) break;

@@ -41,11 +41,8 @@ std::vector<std::string_view> chunks_of(const test_case& c, const chunking& k) {
   return sse::chunking::whole(in);
 }
 
-std::optional<chunking_plan> parse_chunking_plan(std::string_view text, std::string* why) {
-  const auto fail = [&](std::string reason) -> std::optional<chunking_plan> {
-    if (why) *why = std::move(reason);
-    return std::nullopt;
-  };
+ssec::result<chunking_plan> parse_chunking_plan(std::string_view text) {
+  const auto fail = [](std::string reason) -> ssec::result<chunking_plan> { return ssec::error{std::move(reason)}; };
   if (text == "all") return chunking_plan{};
   chunking_plan plan;
   plan.whole = plan.as_written = plan.bytes = plan.every_split = false;

@@ -81,21 +81,21 @@ TEST(chunkings, random_seeds_are_reproducible_and_differ_between_cases) {
 }
 
 TEST(chunkings, plans_parse_from_text) {
-  std::string why;
-  auto plan = conf::parse_chunking_plan("whole,bytes,random:3", &why);
+  auto plan = conf::parse_chunking_plan("whole,bytes,random:3");
   ASSERT_TRUE(plan);
   EXPECT_TRUE(plan->whole);
   EXPECT_TRUE(plan->bytes);
   EXPECT_FALSE(plan->as_written);
   EXPECT_FALSE(plan->every_split);
   EXPECT_EQ(plan->random_count, 3u);
-  plan = conf::parse_chunking_plan("all", &why);
+  plan = conf::parse_chunking_plan("all");
   ASSERT_TRUE(plan);
   EXPECT_TRUE(plan->every_split);
   EXPECT_EQ(plan->random_count, 8u);
-  EXPECT_FALSE(conf::parse_chunking_plan("whole,halves", &why));
-  EXPECT_NE(why.find("unknown chunking `halves`"), std::string::npos);
-  EXPECT_FALSE(conf::parse_chunking_plan("random:x", &why));
+  const auto halves = conf::parse_chunking_plan("whole,halves");
+  ASSERT_FALSE(halves);
+  EXPECT_NE(halves.error().message.find("unknown chunking `halves`"), std::string::npos);
+  EXPECT_FALSE(conf::parse_chunking_plan("random:x"));
 }
 
 TEST(run_reference, agrees_with_record_parse) {

@@ -34,10 +34,9 @@ struct cases_options {
 };
 
 int run_cases(const cases_options& opt) {
-  std::string why;
-  const auto plan = conformance::parse_chunking_plan(opt.chunkings, &why);
+  const auto plan = conformance::parse_chunking_plan(opt.chunkings);
   if (!plan) {
-    std::cerr << "--chunkings: " << why << "\n";
+    std::cerr << "--chunkings: " << plan.error().message << "\n";
     return exit_usage;
   }
   std::vector<ssec::error> errors;

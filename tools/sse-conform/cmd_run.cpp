@@ -164,10 +164,9 @@ int run(const run_args& a) {
   h::run_options o;
   o.impl = a.impl;
   o.service = a.service;
-  std::string why;
-  const auto plan = conf::parse_chunking_plan(a.chunkings, &why);
+  const auto plan = conf::parse_chunking_plan(a.chunkings);
   if (!plan) {
-    std::cerr << "sse-conform run: --chunkings: " << why << "\n";
+    std::cerr << "sse-conform run: --chunkings: " << plan.error().message << "\n";
     return exit_usage;
   }
   o.plan = *plan;

@@ -164,13 +164,13 @@ class harness : public ::testing::Test {
 
   static h::run_result run(const std::string& impl, h::run_options o = {}) {
     o.impl = impl;
-    o.plan = *conf::parse_chunking_plan("whole,bytes,random:2", nullptr);
+    o.plan = *conf::parse_chunking_plan("whole,bytes,random:2");
     o.hello_timeout = 5s;
     return h::run_cases(h::select_cases(loaded_->value, {}), o);
   }
   static h::run_result run_extra(const std::string& impl, const std::string& chunkings, h::run_options o = {}) {
     o.impl = impl;
-    o.plan = *conf::parse_chunking_plan(chunkings, nullptr);
+    o.plan = *conf::parse_chunking_plan(chunkings);
     o.hello_timeout = 5s;
     return h::run_cases(h::select_cases(extra_->value, {}), o);
   }

@@ -403,11 +403,8 @@ nlohmann::ordered_json to_json(const event& e) {
   return j;
 }
 
-std::optional<event> event_from_json(const nlohmann::json& j, std::string* error) {
-  const auto fail = [&](std::string why) -> std::optional<event> {
-    if (error != nullptr) *error = std::move(why);
-    return std::nullopt;
-  };
+ssec::result<event> event_from_json(const nlohmann::json& j) {
+  const auto fail = [](std::string why) -> ssec::result<event> { return ssec::error{std::move(why)}; };
   if (!j.is_object()) return fail("a dialect event must be a JSON object");
   event e;
   const auto kind = j.find("kind");

@@ -452,16 +452,15 @@ TEST(decoder, json_form) {
 TEST(decoder, json_form_round_trip) {
   for (const std::string f : {R"({"type":"usage"})", R"({"type":"x","y":[1]})", "plain", "[ERROR] e"}) {
     const event e = decode("chat", f);
-    std::string why;
-    const auto back = sse::dialect::event_from_json(json::parse(to_json(e).dump()), &why);
-    ASSERT_TRUE(back) << why;
+    const auto back = sse::dialect::event_from_json(json::parse(to_json(e).dump()));
+    ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(*back, e);
   }
   // Fields compare as JSON values: 1 and 1.0 are equal.
   auto a = sse::dialect::event_from_json(json::parse(R"({"kind":"structured","type":"t","fields":{"n":1},"raw":"r"})"));
   auto b =
       sse::dialect::event_from_json(json::parse(R"({"kind":"structured","type":"t","fields":{"n":1.0},"raw":"r"})"));
-  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(*a, *b);
 }
 
@@ -471,9 +470,9 @@ TEST(decoder, json_form_rejects_malformed) {
         R"({"kind":"plain_text","text":"x"})", R"({"kind":"plain_text","text":"x","raw":"x","type":"t"})",
         R"({"kind":"structured","type":"t","raw":"r"})", R"({"kind":"structured","type":"t","fields":[],"raw":"r"})",
         R"({"kind":"error","text":1,"raw":"r"})"}) {
-    std::string why;
-    EXPECT_FALSE(sse::dialect::event_from_json(json::parse(j), &why)) << j;
-    EXPECT_FALSE(why.empty()) << j;
+    const auto e = sse::dialect::event_from_json(json::parse(j));
+    ASSERT_FALSE(e) << j;
+    EXPECT_FALSE(e.error().message.empty()) << j;
   }
 }
 

@@ -15,6 +15,7 @@
 #include "sse/recording.hpp"
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/log.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::conformance {
 
@@ -49,8 +50,8 @@ struct chunking_plan {
 };
 
 /// Reads a plan from "whole,as-written,bytes,splits,random:8" (any subset,
-/// any order; "all" is the default plan). nullopt with the reason in `why`.
-std::optional<chunking_plan> parse_chunking_plan(std::string_view text, std::string* why);
+/// any order; "all" is the default plan), or the error saying why not.
+ssec::result<chunking_plan> parse_chunking_plan(std::string_view text);
 
 /// The chunkings of `plan` for `c`, in the order whole, as-written, bytes,
 /// the splits, the random ones (seeds drawn from plan.seed and the case id).

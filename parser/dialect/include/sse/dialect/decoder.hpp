@@ -25,6 +25,7 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "sse/parser.hpp"
+#include "ssec/result.hpp"
 
 namespace sse::dialect {
 
@@ -133,9 +134,9 @@ event to_event(const event_view& v);
 /// The JSON form (spec/FORMAT.md section 2): kind, type, fields, text, raw.
 nlohmann::ordered_json to_json(const event& e);
 
-/// Reads the JSON form back (what an adapter answered). Returns nullopt and
-/// sets `error` when the object is not a dialect event.
-std::optional<event> event_from_json(const nlohmann::json& j, std::string* error = nullptr);
+/// Reads the JSON form back (what an adapter answered), or the error saying
+/// why the object is not a dialect event.
+ssec::result<event> event_from_json(const nlohmann::json& j);
 
 /// Decodes frames of one dialect. Reuses its buffers: after warm-up a frame
 /// costs no allocation. Not thread-safe: one decoder per stream or thread.
