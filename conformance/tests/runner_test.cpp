@@ -15,7 +15,7 @@ namespace {
 
 namespace conf = ssec::conformance;
 
-conf::test_case make_case(std::string input, std::vector<std::size_t> written, std::string log) {
+conf::test_case make_case(std::string input, std::vector<std::size_t> written, const std::string& log) {
   conf::test_case c;
   c.id = "T3ST";
   c.name = "a test case";
@@ -99,10 +99,9 @@ TEST(chunkings, plans_parse_from_text) {
 }
 
 TEST(run_reference, agrees_with_record_parse) {
-  const std::vector<std::string> inputs{"", "data: a\r\n\r\n",
-                                        "\xEF\xBB\xBF"
-                                        "data: \xFF\n\nid: 1\nretry: 7\n: c\nx\n\ndata: tail",
-                                        "data: a\rdata: b\r\r", std::string(5000, 'y') + "\n\n"};
+  const std::vector<std::string> inputs{
+      "", "data: a\r\n\r\n", std::string("\xEF\xBB\xBF") + "data: \xFF\n\nid: 1\nretry: 7\n: c\nx\n\ndata: tail",
+      "data: a\rdata: b\r\r", std::string(5000, 'y') + "\n\n"};
   for (const auto& input : inputs) {
     for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
       const auto chunks = sse::chunking::fixed(input, size);

@@ -134,7 +134,8 @@ struct value_access {
     value_view v;
     v.origin_ = value_view::origin::json;
     const nlohmann::json* p = &j;
-    std::memcpy(v.node_.data(), &p, sizeof p);
+    // The pointer's own bytes are what the view stores: sizeof of the pointer is meant.
+    std::memcpy(v.node_.data(), &p, sizeof p);  // NOLINT(bugprone-sizeof-expression)
     switch (j.type()) {
       case nlohmann::json::value_t::array: v.type_ = json_type::array; break;
       case nlohmann::json::value_t::object: v.type_ = json_type::object; break;
@@ -169,7 +170,7 @@ struct value_access {
   }
   static const nlohmann::json* json(const value_view& v) {
     const nlohmann::json* p = nullptr;
-    std::memcpy(&p, v.node_.data(), sizeof p);
+    std::memcpy(&p, v.node_.data(), sizeof p);  // NOLINT(bugprone-sizeof-expression): the pointer's bytes
     return p;
   }
   static bool from_simdjson(const value_view& v) { return v.origin_ == value_view::origin::simdjson; }

@@ -4,6 +4,7 @@
 // the time left, instead of silence until the summary.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <sstream>
 #include <string>
@@ -20,7 +21,7 @@ inline std::string progress_line(std::size_t done, std::size_t total, std::size_
       << " s elapsed";
   if (done > 0 && done < total) {
     const double left = elapsed_s / static_cast<double>(done) * static_cast<double>(total - done);
-    out << ", about " << static_cast<long long>(left + 0.5) << " s left";
+    out << ", about " << std::llround(left) << " s left";
   }
   return out.str();
 }
