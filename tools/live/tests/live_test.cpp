@@ -481,7 +481,7 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
   // Its known deviations (tools/docs/serve.md, "Known browser deviations"):
   // a line break right after the leading BOM is not seen as one. Any other
   // FAIL is new and must be investigated; a known one that passes is told.
-  const std::vector<std::string> known_fail{"bom_WZF5", "bom_PLB6"};
+  const std::vector<std::string> known_fail{"wire/bom/WZF5", "wire/bom/PLB6"};
   for (const auto& r : rows) {
     const bool known = std::find(known_fail.begin(), known_fail.end(), r.case_name) != known_fail.end();
     if (r.status() == "FAIL") {
