@@ -20,6 +20,10 @@ using conformance::diff_role;
 using conformance::judged_diff;
 using ojson = nlohmann::ordered_json;
 
+// Bounds of the markdown report (a pull-request comment holds 65536 characters).
+constexpr std::size_t markdown_max_rows = 100;
+constexpr std::size_t markdown_max_examples = 20;
+
 std::string where_text(const sse::dialect::location& w) { return w.file.empty() ? "-" : w.to_string(); }
 
 ojson where_json(const sse::dialect::location& w) {
@@ -148,21 +152,32 @@ std::string render_markdown(const catalog_diff& d, const judged_diff& j) {
   out << "`" << d.old_version << "` → `" << d.new_version << "`, role **" << to_string(j.role) << "**, fail on **"
       << level_name(j.fail_on) << "**\n\n";
   out << summary_line(d, j) << "\n\n";
+  // A pull-request comment holds 65536 characters: the table and the
+  // counterexamples are cut, the JSON report has everything.
+  const std::size_t rows = std::min(d.changes.size(), markdown_max_rows);
   if (!d.changes.empty()) {
     out << "| level | rule | where | change | reader | writer | fingerprint |\n";
     out << "| --- | --- | --- | --- | --- | --- | --- |\n";
-    for (std::size_t i = 0; i < d.changes.size(); ++i) {
+    for (std::size_t i = 0; i < rows; ++i) {
       const auto& c = d.changes[i];
       out << "| " << (j.ignored[i] ? "ignored" : level_name(level_for(c, j.role))) << " | `" << c.rule << "` | "
           << cell(place(c)) << " | " << cell(c.message) << " | " << level_name(c.reader) << " | "
           << level_name(c.writer) << " | `" << c.fingerprint << "` |\n";
     }
+    if (rows < d.changes.size())
+      out << "\n… and " << d.changes.size() - rows << " more changes (`--format json` lists them all)\n";
     out << "\n";
   }
   bool any_example = false;
+  std::size_t examples = 0, left_out = 0;
   for (std::size_t i = 0; i < d.changes.size(); ++i) {
     const auto& c = d.changes[i];
     if (!c.example || j.ignored[i]) continue;
+    if (examples == markdown_max_examples) {
+      ++left_out;
+      continue;
+    }
+    ++examples;
     if (!any_example) out << "<details><summary>Counterexamples and pinning cases</summary>\n\n";
     any_example = true;
     out << "**" << c.rule << "** " << cell(place(c)) << " (" << c.example->role << "): " << c.example->explanation
@@ -170,6 +185,7 @@ std::string render_markdown(const catalog_diff& d, const judged_diff& j) {
     if (!c.pinned_by.empty()) out << "Pinned by: " << pinned_text(c) << "\n";
     out << "\n";
   }
+  if (left_out) out << "… and " << left_out << " more counterexamples (`--format json` lists them all)\n\n";
   if (any_example) out << "</details>\n\n";
   for (const auto& w : j.unknown_ignores) out << "> warning: " << w << "\n";
   if (!j.unknown_ignores.empty()) out << "\n";
