@@ -91,7 +91,8 @@ struct catalog_file_version {
 struct catalog_diff {
   std::string old_version, new_version;  ///< "2.0.0", or "chat.yaml 2.0.0, agent.yaml 1.0.0" for several files.
   std::vector<catalog_file_version> old_files, new_files;
-  std::vector<catalog_change> changes;  ///< Sorted by dialect, event, field, rule (stable).
+  std::vector<catalog_change>
+      changes;  ///< Sorted by dialect, event, field, rule; then the VERSION_* changes, per file.
 };
 
 /// Bounds and extras of diff_catalogs.
@@ -104,7 +105,10 @@ struct diff_options {
 };
 
 /// The changes from `old_set` to `new_set`, with counterexamples and pinning
-/// cases. Deterministic; never throws for loaded catalogs. Files are matched
+/// cases. Deterministic; never throws for loaded catalogs; reads the
+/// catalogs only, so calls may run on several threads at once. Generating
+/// NEW's cases (and OLD's, for a rule that went away or looser) is most of
+/// its time; `pin_cases = false` and `counterexamples = false` skip it. Files are matched
 /// by file name (the last path component), dialects by name, events by type,
 /// fields by key, rules by id.
 catalog_diff diff_catalogs(const sse::dialect::catalog& old_set, const sse::dialect::catalog& new_set);
