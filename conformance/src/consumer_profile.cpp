@@ -86,7 +86,8 @@ resolved resolve(const dl::event_spec& e, const std::string& pointer) {
   const std::vector<dl::field_spec>* level = &e.fields;
   const dl::field_spec* found = nullptr;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const auto it = std::find_if(level->begin(), level->end(), [&](const dl::field_spec& f) { return f.key == tokens[i]; });
+    const auto it =
+        std::find_if(level->begin(), level->end(), [&](const dl::field_spec& f) { return f.key == tokens[i]; });
     if (it == level->end()) {
       // Undescribed structure: an open event's extra keys, or inside a field
       // the catalog gives no nested fields for.
@@ -179,7 +180,8 @@ ssec::load_result<consumer_profile> load_profile_file(const std::filesystem::pat
   return load_profile_text(text.value(), display);
 }
 
-std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::catalog& next, const dl::catalog* prev) {
+std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::catalog& next,
+                                           const dl::catalog* prev) {
   std::vector<profile_finding> out;
   const dl::dialect_spec* nd = next.dialect(p.dialect);
   const dl::dialect_spec* od = prev != nullptr ? prev->dialect(p.dialect) : nullptr;
@@ -220,8 +222,7 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
       const dl::field_spec& of = *before->field;
       if (of.required && !nf.required && !nf.default_value) {
         add(out, "FIELD_NOW_OPTIONAL", profile_level::warn, t.type, ptr,
-            "the consumer reads " + where + ", which the new contract no longer requires and gives no default",
-            t.line);
+            "the consumer reads " + where + ", which the new contract no longer requires and gives no default", t.line);
       }
       if ((nf.types.bits & ~of.types.bits) != 0) {
         add(out, "FIELD_TYPE_WIDENED", profile_level::warn, t.type, ptr,
@@ -230,8 +231,7 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
             t.line);
       } else if (nf.types.bits != of.types.bits) {
         add(out, "FIELD_TYPE_NARROWED", profile_level::info, t.type, ptr,
-            "the consumer reads " + where + "; the new contract admits fewer JSON types (" + nf.types.to_string() +
-                ")",
+            "the consumer reads " + where + "; the new contract admits fewer JSON types (" + nf.types.to_string() + ")",
             t.line);
       }
     }
@@ -240,7 +240,10 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
     for (const auto& e : nd->events) {
       if (od->event(e.type) != nullptr || p.find(e.type) != nullptr) continue;
       const bool reject = p.unknown_types == unknown_policy::reject;
-      add(out, "NEW_TYPE_" + std::string(reject ? "REJECTED" : p.unknown_types == unknown_policy::surface ? "SURFACED" : "IGNORED"),
+      add(out,
+          "NEW_TYPE_" + std::string(reject                                       ? "REJECTED"
+                                    : p.unknown_types == unknown_policy::surface ? "SURFACED"
+                                                                                 : "IGNORED"),
           reject ? profile_level::err : profile_level::info, e.type, "",
           "the new contract adds " + yaml::in_backticks(e.type) + "; this consumer " +
               (reject ? "rejects a stream with an unknown type"

@@ -32,8 +32,9 @@ probe_frame frame_of(const gen::frame& f, int baseline) {
 probe_frame object_frame(const ojson& o, int baseline) { return frame_of(gen::from_object(o), baseline); }
 
 bool in_any_rule(const dl::dialect_spec& d, dl::check_kind kind, std::string_view type) {
-  return std::any_of(d.rules.begin(), d.rules.end(),
-                     [&](const dl::rule_spec* r) { return r->check.kind == kind && gen::contains(r->check.types, type); });
+  return std::any_of(d.rules.begin(), d.rules.end(), [&](const dl::rule_spec* r) {
+    return r->check.kind == kind && gen::contains(r->check.types, type);
+  });
 }
 
 // A full frame of `e` with only the fields `old` (the same type in the
@@ -104,7 +105,8 @@ struct builder {
 void build_baseline(builder& b, const std::vector<std::string>& exclude) {
   const dl::dialect_spec& d = b.d;
   std::vector<gen::frame> frames;
-  const gen::context_options inner{.first = false, .refers = true, .pair_open = true, .pair_close = true, .last = false};
+  const gen::context_options inner{
+      .first = false, .refers = true, .pair_open = true, .pair_close = true, .last = false};
   for (const auto& e : d.events) {
     if (b.old != nullptr && b.old->event(e.type) == nullptr) continue;  // new: a probe, not the baseline
     if (gen::contains(exclude, e.type)) continue;
@@ -119,7 +121,8 @@ void build_baseline(builder& b, const std::vector<std::string>& exclude) {
   }
   if (d.has_shape(dl::shape::plain_text)) frames.push_back(gen::from_text("plain text is kept"));
   if (frames.empty()) frames.push_back(gen::from_text("plain text is kept"));
-  const gen::context_options outer{.first = true, .refers = false, .pair_open = false, .pair_close = false, .last = true};
+  const gen::context_options outer{
+      .first = true, .refers = false, .pair_open = false, .pair_close = false, .last = true};
   const std::vector<gen::frame> rest(frames.begin() + 1, frames.end());
   int i = 0;
   for (const auto& f : gen::with_context(d, frames.front(), rest, outer)) b.baseline.push_back(frame_of(f, i++));
@@ -147,9 +150,9 @@ std::string probe::baseline_stream() const {
 }
 
 const std::vector<std::string>& probe_classes() {
-  static const std::vector<std::string> classes{
-      "new-type",  "new-field",      "new-value", "removed-field", "unknown-type", "unknown-subtype", "keep-alive",
-      "ping-like", "after-terminal", "empty-list", "usage-only",  "orphan-close"};
+  static const std::vector<std::string> classes{"new-type",       "new-field",       "new-value",  "removed-field",
+                                                "unknown-type",   "unknown-subtype", "keep-alive", "ping-like",
+                                                "after-terminal", "empty-list",      "usage-only", "orphan-close"};
   return classes;
 }
 
@@ -212,10 +215,10 @@ std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev,
     const std::string type = o.value("type", "");
     const dl::event_spec* e = d->event(type);
     if (e == nullptr) continue;
-    const auto sub = std::find_if(e->fields.begin(), e->fields.end(), [](const dl::field_spec& f) {
+    const auto sub = std::find_if(e->fields.begin(), e->fields.end(), [&o](const dl::field_spec& f) {
       static const std::vector<std::string> names{"kind", "stage", "action", "status", "role", "subtype"};
       return (f.types.bits & dl::type_set::string) != 0 && f.types.bits != dl::type_set::any &&
-             gen::contains(names, f.key);
+             gen::contains(names, f.key) && o.contains(f.key);
     });
     if (sub == e->fields.end()) continue;
     b.change("unknown-subtype", type + "." + sub->key, "`" + type + "." + sub->key + "` with a value never seen",
@@ -246,8 +249,8 @@ std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev,
     if (!o.is_object()) continue;
     const dl::event_spec* e = d->event(o.value("type", ""));
     if (e == nullptr) continue;
-    const auto list = std::find_if(e->fields.begin(), e->fields.end(), [](const dl::field_spec& f) {
-      return f.types.bits == dl::type_set::array;
+    const auto list = std::find_if(e->fields.begin(), e->fields.end(), [&o](const dl::field_spec& f) {
+      return f.types.bits == dl::type_set::array && o.contains(f.key);
     });
     if (list == e->fields.end()) continue;
     b.change("empty-list", e->type + "." + list->key, "`" + e->type + "." + list->key + "` as an empty list",
@@ -375,11 +378,13 @@ probe_result grade_probe(const probe& p, const dl::dialect_spec& d, const answer
     const dl::event ref = reference.decode_event(dl::frame{f.data, f.event});
     const auto known = f.baseline >= 0 ? handled.find(f.baseline) : handled.end();
     if (f.baseline >= 0 && !f.changed) {
-      const bool same = known != handled.end() ? ev == *known->second : (ev == ref || ev.kind == dl::event_kind::unknown);
+      const bool same =
+          known != handled.end() ? ev == *known->second : (ev == ref || ev.kind == dl::event_kind::unknown);
       if (!same) {
-        return broke(outcome::fail, "changed a known event (frame " + std::to_string(at + 1) + "): " +
-                                        shorten(describe_event(ev)) +
-                                        (known != handled.end() ? "; without the probe: " + shorten(describe_event(*known->second)) : ""));
+        return broke(
+            outcome::fail,
+            "changed a known event (frame " + std::to_string(at + 1) + "): " + shorten(describe_event(ev)) +
+                (known != handled.end() ? "; without the probe: " + shorten(describe_event(*known->second)) : ""));
       }
     } else if (ev == ref) {
       adopted = adopted || f.novel;
@@ -388,8 +393,8 @@ probe_result grade_probe(const probe& p, const dl::dialect_spec& d, const answer
     } else if (f.changed && known != handled.end() && stripped(ev, f.touched) == stripped(*known->second, f.touched)) {
       // the changed key ignored, everything else as before
     } else {
-      return broke(outcome::fail, "decoded the " + std::string(f.baseline >= 0 ? "changed" : "injected") +
-                                      " frame " + std::to_string(at + 1) + " as " + shorten(describe_event(ev)) +
+      return broke(outcome::fail, "decoded the " + std::string(f.baseline >= 0 ? "changed" : "injected") + " frame " +
+                                      std::to_string(at + 1) + " as " + shorten(describe_event(ev)) +
                                       "; the reference decodes " + shorten(describe_event(ref)));
     }
     next = at + 1;

@@ -42,8 +42,11 @@ std::shared_ptr<const sse::dialect::catalog> load_side(const std::string& path) 
 }
 
 int run_certify(const certify_args& a) {
-  if (!one_stdout_output("certify", {{"--format", "-"}, {"--json", a.json}, {"--junit", a.junit},
-                                     {"--html", a.html}, {"--markdown", a.markdown}})) {
+  if (!one_stdout_output("certify", {{"--format", "-"},
+                                     {"--json", a.json},
+                                     {"--junit", a.junit},
+                                     {"--html", a.html},
+                                     {"--markdown", a.markdown}})) {
     return exit_usage;
   }
   certify::options o;

@@ -114,7 +114,9 @@ struct consumer_session {
   std::chrono::milliseconds timeout;
   explicit consumer_session(const std::string& command, std::chrono::milliseconds t) : proc(command), timeout(t) {}
 
-  result<harness::adapter_info> hello() { return harness::say_hello(proc, std::max(timeout, std::chrono::milliseconds(10000))); }
+  result<harness::adapter_info> hello() {
+    return harness::say_hello(proc, std::max(timeout, std::chrono::milliseconds(10000)));
+  }
 
   // One parse exchange: the answer, or an outcome (error / timeout) and why.
   struct reply {
@@ -139,7 +141,8 @@ struct consumer_session {
       out.failure = ex.status == exchange_status::timeout ? conf::outcome::timeout : conf::outcome::error;
       out.why = (ex.status == exchange_status::timeout ? "timed out: " : "the consumer died: ") + ex.detail;
       const std::string tail = proc.stderr_tail();
-      if (!tail.empty()) out.why += " (stderr: " + ssec::escape(tail.substr(tail.size() > 300 ? tail.size() - 300 : 0)) + ")";
+      if (!tail.empty())
+        out.why += " (stderr: " + ssec::escape(tail.substr(tail.size() > 300 ? tail.size() - 300 : 0)) + ")";
       proc.kill();
       return out;
     }
@@ -186,7 +189,9 @@ void run_probes(consumer_session& s, const options& o, const std::string& dialec
         pr.outcome = g.outcome;
         pr.reason = g.reason;
         pr.chunking = k.name();
+        const std::string baseline_bytes = p.baseline_stream();
         std::vector<std::string_view> views(chunks.begin(), chunks.end());
+        if (!baseline.answer) views = {baseline_bytes};
         pr.reproduce = conf::describe_chunks(views, 400);
         break;
       }

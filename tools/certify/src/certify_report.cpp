@@ -5,6 +5,7 @@
 
 #include "ssec/certify/certify.hpp"
 #include "ssec/junit.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::certify {
 namespace conf = ssec::conformance;
@@ -45,8 +46,12 @@ ojson to_json(const report& r) {
   out["new"] = {{"name", r.new_name}, {"version", r.new_version}};
   ojson changes = ojson::array();
   for (const auto& c : r.changes) {
-    changes.push_back({{"rule", c.rule}, {"dialect", c.dialect}, {"event", c.event}, {"field", c.field},
-                       {"level", {{"reader", c.reader}, {"writer", c.writer}}}, {"message", c.message},
+    changes.push_back({{"rule", c.rule},
+                       {"dialect", c.dialect},
+                       {"event", c.event},
+                       {"field", c.field},
+                       {"level", {{"reader", c.reader}, {"writer", c.writer}}},
+                       {"message", c.message},
                        {"fingerprint", c.fingerprint}});
   }
   out["contract"] = {{"verdict", to_string(r.contract)},
@@ -79,13 +84,20 @@ ojson to_json(const report& r) {
   for (const auto& c : r.consumers) {
     ojson statics = ojson::array();
     for (const auto& f : c.static_findings) {
-      statics.push_back({{"rule", f.rule}, {"level", conf::to_string(f.level)}, {"type", f.type},
-                         {"pointer", f.pointer}, {"message", f.message}, {"line", f.line}});
+      statics.push_back({{"rule", f.rule},
+                         {"level", conf::to_string(f.level)},
+                         {"type", f.type},
+                         {"pointer", f.pointer},
+                         {"message", f.message},
+                         {"line", f.line}});
     }
     ojson probes = ojson::array();
     for (const auto& p : c.probes) {
-      ojson j{{"id", p.id}, {"class", p.klass}, {"grade", conf::to_string(p.grade)},
-              {"outcome", conf::to_string(p.outcome)}, {"description", p.description}};
+      ojson j{{"id", p.id},
+              {"class", p.klass},
+              {"grade", conf::to_string(p.grade)},
+              {"outcome", conf::to_string(p.outcome)},
+              {"description", p.description}};
       if (p.grade == conf::probe_grade::broke) {
         j["chunking"] = p.chunking;
         j["reason"] = p.reason;
@@ -93,17 +105,16 @@ ojson to_json(const report& r) {
       }
       probes.push_back(std::move(j));
     }
-    consumers.push_back({{"name", c.name},
-                         {"command", c.command},
-                         {"profile", c.profile},
-                         {"dialects", c.dialects},
-                         {"verdict", to_string(c.result)},
-                         {"error", c.error},
-                         {"static", statics},
-                         {"probes", {{"tolerated", c.tolerated}, {"adopted", c.adopted}, {"broke", c.broke},
-                                     {"results", probes}}},
-                         {"cases", {{"outcomes", c.cases}, {"new_broke", c.case_new_broke},
-                                    {"failures", c.case_failures}}}});
+    consumers.push_back(
+        {{"name", c.name},
+         {"command", c.command},
+         {"profile", c.profile},
+         {"dialects", c.dialects},
+         {"verdict", to_string(c.result)},
+         {"error", c.error},
+         {"static", statics},
+         {"probes", {{"tolerated", c.tolerated}, {"adopted", c.adopted}, {"broke", c.broke}, {"results", probes}}},
+         {"cases", {{"outcomes", c.cases}, {"new_broke", c.case_new_broke}, {"failures", c.case_failures}}}});
   }
   out["consumers"] = consumers;
   out["seconds"] = r.seconds;
@@ -112,12 +123,12 @@ ojson to_json(const report& r) {
 
 std::string to_text(const report& r, bool colour) {
   std::ostringstream out;
-  out << "certify " << r.old_name << " (" << r.old_version << ") -> " << r.new_name << " (" << r.new_version
-      << ")\n\n";
+  out << "certify " << r.old_name << " (" << r.old_version << ") -> " << r.new_name << " (" << r.new_version << ")\n\n";
   out << "contract: " << paint(colour, colour_of(r.contract), to_string(r.contract));
   if (!r.contract_reason.empty()) out << " (" << r.contract_reason << ")";
   out << '\n';
   if (!r.diff_available) out << "  catalog diff: not available in this build\n";
+  if (r.diff_available && r.changes.empty()) out << "  no changes\n";
   for (const auto& c : r.changes) {
     out << "  " << c.rule << "  " << c.dialect << (c.event.empty() ? "" : "/" + c.event)
         << (c.field.empty() ? "" : "." + c.field) << "  reader " << c.reader << ", writer " << c.writer << ": "
@@ -130,15 +141,15 @@ std::string to_text(const report& r, bool colour) {
     out << "\nproducer " << p.source << ": " << paint(colour, colour_of(p.result), to_string(p.result)) << '\n';
     if (!p.error.empty()) out << "  " << p.error << '\n';
     else
-      out << "  " << p.frames << " frames; against NEW " << p.must << " must, " << p.should
-          << " should; against OLD " << p.old_must << " must\n";
+      out << "  " << p.frames << " frames; against NEW " << p.must << " must, " << p.should << " should; against OLD "
+          << p.old_must << " must\n";
     for (const auto& f : p.findings) {
       out << "  " << (f.new_since_old ? "NEW " : "    ") << f.rule << " (" << f.severity << ")"
           << (f.frame ? ", frame " + std::to_string(*f.frame + 1) : std::string()) << ": " << f.message << '\n';
     }
   }
   for (const auto& c : r.consumers) {
-    out << "\nconsumer " << c.name << (c.dialects.empty() ? "" : " [" + c.dialects.front() + "]") << ": "
+    out << "\nconsumer " << c.name << (c.dialects.empty() ? "" : " [" + join(c.dialects) + "]") << ": "
         << paint(colour, colour_of(c.result), to_string(c.result)) << '\n';
     if (!c.error.empty()) out << "  " << c.error << '\n';
     if (!c.profile.empty()) out << "  profile " << c.profile << '\n';
@@ -151,17 +162,18 @@ std::string to_text(const report& r, bool colour) {
         if (p.grade == conf::probe_grade::tolerated) continue;
         out << "    " << conf::to_string(p.grade) << "  " << p.id;
         if (p.grade == conf::probe_grade::broke) {
-          out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason << "\n      input: "
-              << p.reproduce;
+          out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason
+              << "\n      input: " << p.reproduce;
         }
         out << '\n';
       }
-      out << "  cases of NEW: " << counts(c.cases) << '\n';
+      out << "  cases of NEW: " << counts(c.cases)
+          << " (a consumer answers what it handles: only error and timeout break it)\n";
       for (const auto& f : c.case_failures) out << "    " << f << '\n';
     }
   }
-  out << '\n' << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds)
-      << ")\n";
+  out << '\n'
+      << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds) << ")\n";
   return out.str();
 }
 

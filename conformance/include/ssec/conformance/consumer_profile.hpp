@@ -68,9 +68,9 @@ std::string_view to_string(profile_level l) noexcept;
 struct profile_finding {
   std::string rule;  ///< Stable id, tools/docs/certify.md ("FIELD_REMOVED", ...).
   profile_level level = profile_level::info;
-  std::string type;     ///< The event type concerned, or empty.
-  std::string pointer;  ///< The JSON Pointer concerned, or empty.
-  std::string message;  ///< One sentence.
+  std::string type;      ///< The event type concerned, or empty.
+  std::string pointer;   ///< The JSON Pointer concerned, or empty.
+  std::string message;   ///< One sentence.
   std::size_t line = 0;  ///< The profile line concerned (0: the file).
 };
 

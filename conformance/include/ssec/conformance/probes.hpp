@@ -26,21 +26,21 @@ namespace ssec::conformance {
 
 /// One frame of a probe stream.
 struct probe_frame {
-  std::string block;  ///< The frame's bytes on the wire, through its blank line (a comment: no event).
-  std::string data;   ///< The data the wire layer delivers (empty for a comment).
-  std::string event;  ///< The SSE event type ("message" unless an `event:` line says otherwise).
-  bool comment = false;        ///< A comment line only: no event at all.
-  int baseline = -1;           ///< Index of the baseline frame it stands for; -1: injected.
-  bool changed = false;        ///< A baseline frame with something changed (`touched` keys).
-  bool novel = false;          ///< Carries what the new contract adds (a type, a field).
+  std::string block;                 ///< The frame's bytes on the wire, through its blank line (a comment: no event).
+  std::string data;                  ///< The data the wire layer delivers (empty for a comment).
+  std::string event;                 ///< The SSE event type ("message" unless an `event:` line says otherwise).
+  bool comment = false;              ///< A comment line only: no event at all.
+  int baseline = -1;                 ///< Index of the baseline frame it stands for; -1: injected.
+  bool changed = false;              ///< A baseline frame with something changed (`touched` keys).
+  bool novel = false;                ///< Carries what the new contract adds (a type, a field).
   std::vector<std::string> touched;  ///< Keys added or changed against its baseline frame.
 };
 
 /// One probe: a stream and the baseline it was made from.
 struct probe {
-  std::string id;       ///< "<dialect>/<class>/<what>", stable for the same contracts.
+  std::string id;  ///< "<dialect>/<class>/<what>", stable for the same contracts.
   std::string dialect;
-  std::string klass;    ///< "new-type", "new-field", "unknown-type", ... (tools/docs/certify.md).
+  std::string klass;  ///< "new-type", "new-field", "unknown-type", ... (tools/docs/certify.md).
   std::string description;
   std::vector<probe_frame> baseline;
   std::vector<probe_frame> frames;
@@ -89,7 +89,6 @@ struct probe_result {
 /// reference decoder does is adopted when the frame is novel. A malformed
 /// answer is broke with outcome error; timeouts and crashes are graded by the
 /// caller (they have no answer).
-probe_result grade_probe(const probe& p, const sse::dialect::dialect_spec& d, const answer& base,
-                         const answer& probed);
+probe_result grade_probe(const probe& p, const sse::dialect::dialect_spec& d, const answer& base, const answer& probed);
 
 }  // namespace ssec::conformance

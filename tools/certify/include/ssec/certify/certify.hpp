@@ -37,11 +37,11 @@ struct options {
   conformance::tag_list tags;      ///< For loading NEW's generated cases.
   std::string producer_dialect;    ///< The dialect producers are validated as.
   std::vector<std::string> producer_urls;
-  std::vector<std::string> captures;  ///< Capture files (check --record) or raw stream files.
+  std::vector<std::string> captures;   ///< Capture files (check --record) or raw stream files.
   std::vector<std::string> consumers;  ///< Adapter commands (/bin/sh -c).
   std::vector<conformance::consumer_profile> profiles;
-  conformance::chunking_plan case_plan;  ///< Chunkings of NEW's cases for the reference and consumers.
-  unsigned probe_random = 2;             ///< Seeded random chunkings per probe (besides whole and bytes).
+  conformance::chunking_plan case_plan;     ///< Chunkings of NEW's cases for the reference and consumers.
+  unsigned probe_random = 2;                ///< Seeded random chunkings per probe (besides whole and bytes).
   std::chrono::milliseconds timeout{5000};  ///< Per exchange with a consumer.
   double producer_timeout_s = 30;
   std::size_t producer_max_events = 10000;
@@ -58,9 +58,9 @@ struct contract_change {
 };
 
 struct reference_report {
-  std::size_t cases = 0;         ///< NEW's generated cases.
-  std::size_t new_cases = 0;     ///< Of them, not among OLD's (by path).
-  std::size_t disagreements = 0;  ///< Cases the reference fails: the contract cannot be certified.
+  std::size_t cases = 0;                    ///< NEW's generated cases.
+  std::size_t new_cases = 0;                ///< Of them, not among OLD's (by path).
+  std::size_t disagreements = 0;            ///< Cases the reference fails: the contract cannot be certified.
   std::vector<std::string> first_failures;  ///< Up to 5 reports.
 };
 
