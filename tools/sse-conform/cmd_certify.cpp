@@ -22,7 +22,7 @@ namespace conf = ssec::conformance;
 
 struct certify_args {
   std::string old_path, new_path;
-  std::vector<std::string> producers, captures, consumers, profiles;
+  std::vector<std::string> producers, captures, scenarios, consumers, profiles;
   std::string dialect;
   std::string format = "text";
   std::string json, junit, html, markdown;
@@ -65,6 +65,7 @@ int run_certify(const certify_args& a) {
   o.producer_dialect = a.dialect;
   o.producer_urls = a.producers;
   o.captures = a.captures;
+  o.scenarios = a.scenarios;
   o.consumers = a.consumers;
   for (const auto& file : a.profiles) {
     auto loaded = conf::load_profile_file(file, file);
@@ -131,7 +132,10 @@ void add_certify_command(CLI::App& app, int& code) {
   cmd->add_option("--capture", a->captures, "A producer's capture (check --record) or stream file (repeatable)")
       ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
-  cmd->add_option("--dialect", a->dialect, "The producers' dialect");
+  cmd->add_option("--scenario", a->scenarios, "A scenario file: each request is a producer (repeatable)")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--dialect", a->dialect, "The producers' dialect (a scenario request's own dialect wins)");
   cmd->add_option("--consumer", a->consumers, "A consumer's adapter command at a dialect layer (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--profile", a->profiles, "A consumer profile (repeatable); paired with the consumer of its name")

@@ -16,6 +16,7 @@
 #include "ssec/harness/grading.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/live/scenario.hpp"
 
 namespace ssec::certify {
 namespace conf = ssec::conformance;
@@ -77,19 +78,26 @@ producer_report::finding finding_of(const live::check_finding& f) {
   return {f.rule, f.severity, f.message.empty() ? f.seen : f.message, f.frame, false};
 }
 
-producer_report check_producer(const options& o, const live::capture& cap, std::string source) {
+producer_report check_producer(const options& o, const live::capture& cap, std::string source,
+                               const std::string& dialect, const live::scenario_expect* expect = nullptr) {
   producer_report r;
   r.source = std::move(source);
   live::check_options next;
-  next.dialect = o.new_contract->dialect(o.producer_dialect);
+  next.dialect = o.new_contract->dialect(dialect);
   live::check_options prev = next;
-  prev.dialect = o.old_contract->dialect(o.producer_dialect);
+  prev.dialect = o.old_contract->dialect(dialect);
   if (next.dialect == nullptr) {
     r.result = verdict::broke;
-    r.error = "the new contract has no dialect `" + o.producer_dialect + "`";
+    r.error = "the new contract has no dialect `" + dialect + "`";
     return r;
   }
-  const live::check_report now = live::analyze(cap, next);
+  live::check_report now = live::analyze(cap, next);
+  if (expect != nullptr) {
+    live::check_expectations(*expect, live::event_types(cap.bytes(), next.dialect, next.limits), now);
+    now.must = 0;
+    now.should = 0;
+    for (const auto& f : now.findings) (f.severity == "must" ? now.must : now.should) += 1;
+  }
   std::set<std::pair<std::string, std::size_t>> before;
   if (prev.dialect != nullptr) {
     const live::check_report then = live::analyze(cap, prev);
@@ -106,6 +114,38 @@ producer_report check_producer(const options& o, const live::capture& cap, std::
   }
   r.result = !now.conforming() ? verdict::broke : now.should > 0 ? verdict::warned : verdict::certified;
   return r;
+}
+
+// A scenario file's requests, each fetched once and validated against NEW
+// and OLD as the request's dialect; its expectations are checked on NEW.
+void run_scenario(const options& o, const std::string& file, report& r, const progress_callback& progress) {
+  auto loaded = live::load_scenario_file(file, file, o.new_contract);
+  if (!loaded.ok()) {
+    producer_report p;
+    p.source = file;
+    p.result = verdict::broke;
+    p.error = loaded.error_text();
+    r.producers.push_back(std::move(p));
+    return;
+  }
+  for (const auto& sc : loaded.value.scenarios) {
+    for (const auto& q : sc.requests) {
+      const std::string source = file + ": " + sc.name + " / " + q.name;
+      say(progress, "certify: producer " + source);
+      http::stream_request req;
+      req.url = q.url;
+      req.method = q.method.empty() ? (q.body.empty() ? "GET" : "POST") : q.method;
+      req.headers = q.headers;
+      req.body = q.body;
+      req.timeout_s = q.limits.timeout_s;
+      req.idle_timeout_s = q.limits.idle_timeout_s;
+      req.max_bytes = q.limits.max_bytes;
+      const auto cap = live::fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, q.limits.parser);
+      producer_report p = check_producer(o, cap, live::redact(source, loaded.value.secrets),
+                                         q.dialect == "wire" ? o.producer_dialect : q.dialect, &q.expect);
+      r.producers.push_back(std::move(p));
+    }
+  }
 }
 
 // One consumer process and its hello, re-said after each restart.
@@ -273,7 +313,7 @@ report run(const options& o, const progress_callback& progress) {
     req.url = url;
     req.timeout_s = o.producer_timeout_s;
     const auto cap = live::fetch(req, o.producer_max_events);
-    r.producers.push_back(check_producer(o, cap, url));
+    r.producers.push_back(check_producer(o, cap, url, o.producer_dialect));
   }
   for (const auto& file : o.captures) {
     say(progress, "certify: producer " + file);
@@ -286,8 +326,9 @@ report run(const options& o, const progress_callback& progress) {
       r.producers.push_back(std::move(p));
       continue;
     }
-    r.producers.push_back(check_producer(o, cap.value(), cap.value().source));
+    r.producers.push_back(check_producer(o, cap.value(), cap.value().source, o.producer_dialect));
   }
+  for (const auto& file : o.scenarios) run_scenario(o, file, r, progress);
 
   std::set<std::string> used_profiles;
   for (const auto& command : o.consumers) {

@@ -111,6 +111,20 @@ json_is out.txt 'r["producers"][0]["verdict"] == "broke" and r["producers"][0]["
 json_is out.txt 'all(f["new_since_old"] for f in r["producers"][0]["findings"] if f["rule"] == "AGENT-FIELD-TYPE")'
 json_is out.txt 'r["contract"]["verdict"] != "broke"'
 
+# The same producer live (`serve` streams) and through the example scenario.
+"$tool" serve --port 0 --stream "$src/tools/examples/agent-run.sse" > serve.log 2>&1 &
+serve_pid=$!
+trap 'kill $serve_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 50); do grep -q "cases at http" serve.log && break; sleep 0.1; done
+base="$(sed -n 's|.*cases at \(http://[0-9.:]*\)/ .*|\1|p' serve.log)"
+[ -n "$base" ] || { cat serve.log >&2; fail "serve did not start"; }
+AGENT_BASE_URL="$base" expect_exit 1 "$tool" certify --old old --new break "${fast[@]}" \
+  --producer "$base/stream/agent-run.sse" --scenario "$src/tools/examples/agent.scenario.yaml" --dialect agent --format json
+json_is out.txt 'len(r["producers"]) == 2 and all(p["verdict"] == "broke" and p["frames"] == 7 for p in r["producers"])'
+AGENT_BASE_URL="$base" expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" \
+  --producer "$base/stream/agent-run.sse" --scenario "$src/tools/examples/agent.scenario.yaml" --dialect agent --format json
+json_is out.txt 'len(r["producers"]) == 2 and all(p["verdict"] == "certified-with-warnings" for p in r["producers"])'
+
 # 4. A version that does not follow the change.
 expect_exit 1 "$tool" certify --old old --new nobump "${fast[@]}" --format json
 json_is out.txt 'r["contract"]["verdict"] == "broke" and any(c["rule"] == "VERSION_NOT_BUMPED" for c in r["contract"]["changes"])'

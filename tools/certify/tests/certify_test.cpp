@@ -58,9 +58,9 @@ struct contracts {
 const contracts& added() {
   static const contracts c = [] {
     const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
-    return contracts{load(chat, agent),
-                     load(replaced(replaced(chat, content_text, content_text + annotations), thinking, citation + thinking),
-                          agent)};
+    return contracts{
+        load(chat, agent),
+        load(replaced(replaced(chat, content_text, content_text + annotations), thinking, citation + thinking), agent)};
   }();
   return c;
 }
@@ -82,8 +82,8 @@ TEST(consumer_profile, loads) {
 }
 
 TEST(consumer_profile, the_repository_profiles_load) {
-  for (const char* f : {"tools/adapters/agent-service-consumer.profile.yaml",
-                        "tools/adapters/chat-transcript-consumer.profile.yaml"}) {
+  for (const char* f :
+       {"tools/adapters/agent-service-consumer.profile.yaml", "tools/adapters/chat-transcript-consumer.profile.yaml"}) {
     const auto p = conf::load_profile_text(read_file(f), f);
     EXPECT_TRUE(p.ok()) << p.error_text();
     EXPECT_FALSE(p.value.handles.empty()) << f;
@@ -138,8 +138,7 @@ TEST(consumer_profile, static_check_against_new_and_old) {
   // checkpoint.fileCount also a string, a new type.
   std::string next = replaced(chat, content_text, replaced(content_text, "{key: text,", "{key: body,"));
   next = replaced(next, "      - type: notice\n", "      - type: notice_v2\n");
-  next = replaced(next, "{key: action, type: string, required: true",
-                  "{key: action, type: string, required: false");
+  next = replaced(next, "{key: action, type: string, required: true", "{key: action, type: string, required: false");
   next = replaced(next, "{key: fileCount, type: integer", "{key: fileCount, type: [integer, string]");
   next = replaced(next, thinking, citation + thinking);
   const auto prev_set = load(chat, agent), next_set = load(next, agent);
@@ -151,11 +150,12 @@ TEST(consumer_profile, static_check_against_new_and_old) {
   ASSERT_TRUE(p.ok()) << p.error_text();
   const auto fs = conf::check_profile(p.value, *next_set, prev_set.get());
   EXPECT_EQ(rules_of(fs, conf::profile_level::err),
-            (std::vector<std::string>{"FIELD_REMOVED content/text", "TYPE_REMOVED notice",
-                                      "NEW_TYPE_REJECTED citation", "NEW_TYPE_REJECTED notice_v2"}));
-  EXPECT_EQ(rules_of(fs, conf::profile_level::warn),
-            (std::vector<std::string>{"FIELD_NOW_OPTIONAL file_change/action", "FIELD_TYPE_WIDENED checkpoint/fileCount",
-                                      "FIELD_NOT_IN_CATALOG tool_call/argumentz", "TYPE_NOT_IN_CATALOG no_such"}));
+            (std::vector<std::string>{"FIELD_REMOVED content/text", "TYPE_REMOVED notice", "NEW_TYPE_REJECTED citation",
+                                      "NEW_TYPE_REJECTED notice_v2"}));
+  EXPECT_EQ(
+      rules_of(fs, conf::profile_level::warn),
+      (std::vector<std::string>{"FIELD_NOW_OPTIONAL file_change/action", "FIELD_TYPE_WIDENED checkpoint/fileCount",
+                                "FIELD_NOT_IN_CATALOG tool_call/argumentz", "TYPE_NOT_IN_CATALOG no_such"}));
   // The same profile against an unchanged contract: only what it names wrongly.
   const auto same = conf::check_profile(p.value, *prev_set, prev_set.get());
   EXPECT_TRUE(rules_of(same, conf::profile_level::err).empty());
@@ -181,9 +181,10 @@ const conf::probe* find(const std::vector<conf::probe>& ps, const std::string& i
 TEST(probes, inject_what_the_new_contract_adds_and_the_classes_that_broke_clients) {
   const auto& c = added();
   const auto chat = conf::make_probes(*c.new_set, c.old_set.get(), "chat");
-  for (const char* id : {"chat/new-type/citation", "chat/new-field/content.annotations", "chat/unknown-type/x_certify_probe",
-                         "chat/keep-alive/comment", "chat/ping-like/ping", "chat/empty-list/search_results.results",
-                         "chat/usage-only/usage", "chat/unknown-subtype/file_change.action"}) {
+  for (const char* id :
+       {"chat/new-type/citation", "chat/new-field/content.annotations", "chat/unknown-type/x_certify_probe",
+        "chat/keep-alive/comment", "chat/ping-like/ping", "chat/empty-list/search_results.results",
+        "chat/usage-only/usage", "chat/unknown-subtype/file_change.action"}) {
     EXPECT_NE(find(chat, id), nullptr) << id;
   }
   const auto* t = find(chat, "chat/new-type/citation");
@@ -198,7 +199,8 @@ TEST(probes, inject_what_the_new_contract_adds_and_the_classes_that_broke_client
 
   // Agent: the lifecycle and terminal classes; aborts_on keeps a type out of the baseline.
   const auto agent = conf::make_probes(*c.new_set, c.old_set.get(), "agent", {"error"});
-  for (const char* id : {"agent/after-terminal/after-done", "agent/orphan-close/step_completed", "agent/usage-only/llm_usage"}) {
+  for (const char* id :
+       {"agent/after-terminal/after-done", "agent/orphan-close/step_completed", "agent/usage-only/llm_usage"}) {
     EXPECT_NE(find(agent, id), nullptr) << id;
   }
   ASSERT_FALSE(agent.empty());
@@ -232,7 +234,8 @@ TEST(probes, chunkings_cut_the_whole_stream) {
 conf::answer decoded(const dl::dialect_spec& d, const std::string& stream) {
   conf::answer a;
   std::vector<nlohmann::json> events;
-  for (const auto& e : dl::decode_stream(d, stream).events) events.push_back(nlohmann::json::parse(dl::to_json(e).dump()));
+  for (const auto& e : dl::decode_stream(d, stream).events)
+    events.push_back(nlohmann::json::parse(dl::to_json(e).dump()));
   a.dialect = std::move(events);
   return a;
 }
@@ -251,8 +254,8 @@ graded_probe probe_of(const std::string& id) {
 TEST(probe_grading, a_consumer_of_old_tolerates_a_new_type_as_unknown) {
   const auto g = probe_of("chat/new-type/citation");
   ASSERT_NE(g.p, nullptr);
-  const auto r = conf::grade_probe(*g.p, *g.new_d, decoded(*g.old_d, g.p->baseline_stream()),
-                                   decoded(*g.old_d, g.p->stream()));
+  const auto r =
+      conf::grade_probe(*g.p, *g.new_d, decoded(*g.old_d, g.p->baseline_stream()), decoded(*g.old_d, g.p->stream()));
   EXPECT_EQ(r.grade, conf::probe_grade::tolerated) << r.reason;
   EXPECT_EQ(r.outcome, conf::outcome::pass);
 }
@@ -261,14 +264,14 @@ TEST(probe_grading, a_consumer_of_new_adopts_the_new_type_and_field) {
   for (const char* id : {"chat/new-type/citation", "chat/new-field/content.annotations"}) {
     const auto g = probe_of(id);
     ASSERT_NE(g.p, nullptr);
-    const auto r = conf::grade_probe(*g.p, *g.new_d, decoded(*g.new_d, g.p->baseline_stream()),
-                                     decoded(*g.new_d, g.p->stream()));
+    const auto r =
+        conf::grade_probe(*g.p, *g.new_d, decoded(*g.new_d, g.p->baseline_stream()), decoded(*g.new_d, g.p->stream()));
     EXPECT_EQ(r.grade, conf::probe_grade::adopted) << id << ": " << r.reason;
   }
   // Robustness probes hold nothing new: decoding them right is tolerance.
   const auto g = probe_of("chat/unknown-type/x_certify_probe");
-  const auto r = conf::grade_probe(*g.p, *g.new_d, decoded(*g.new_d, g.p->baseline_stream()),
-                                   decoded(*g.new_d, g.p->stream()));
+  const auto r =
+      conf::grade_probe(*g.p, *g.new_d, decoded(*g.new_d, g.p->baseline_stream()), decoded(*g.new_d, g.p->stream()));
   EXPECT_EQ(r.grade, conf::probe_grade::tolerated) << r.reason;
 }
 

@@ -35,9 +35,10 @@ struct options {
   std::shared_ptr<const sse::dialect::catalog> new_contract;
   std::string old_name, new_name;  ///< How the report names them (the paths given).
   conformance::tag_list tags;      ///< For loading NEW's generated cases.
-  std::string producer_dialect;    ///< The dialect producers are validated as.
+  std::string producer_dialect;    ///< The dialect producers are validated as (a scenario request: its own).
   std::vector<std::string> producer_urls;
   std::vector<std::string> captures;   ///< Capture files (check --record) or raw stream files.
+  std::vector<std::string> scenarios;  ///< Scenario files (tools/docs/scenario-format.md): each request a producer.
   std::vector<std::string> consumers;  ///< Adapter commands (/bin/sh -c).
   std::vector<conformance::consumer_profile> profiles;
   conformance::chunking_plan case_plan;     ///< Chunkings of NEW's cases for the reference and consumers.
