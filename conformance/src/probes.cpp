@@ -198,7 +198,7 @@ std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev,
         if (e.field(field.key) == nullptr) {
           b.change("removed-field", e.type + "." + field.key,
                    "`" + e.type + "` without `" + field.key + "`, which the new contract removes", i, field.key,
-                   std::nullopt, true);
+                   std::nullopt, false);  // nothing to adopt: a consumer can at best do without it
         }
       }
     }

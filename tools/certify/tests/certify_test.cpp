@@ -354,3 +354,20 @@ TEST(probe_grading, a_consumer_that_drops_a_changed_frame_broke) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(probe_grading, doing_without_a_removed_field_is_tolerated_never_adopted) {
+  const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
+  const auto prev = load(chat, agent);
+  const auto next = load(replaced(chat, content_text, replaced(content_text, "{key: text,", "{key: body,")), agent);
+  const auto probes = conf::make_probes(*next, prev.get(), "chat");
+  const auto* p = find(probes, "chat/removed-field/content.text");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(find(probes, "chat/new-field/content.body"), nullptr);
+  const auto& d = *next->dialect("chat");
+  const auto r = conf::grade_probe(*p, d, decoded(d, p->baseline_stream()), decoded(d, p->stream()));
+  EXPECT_EQ(r.grade, conf::probe_grade::tolerated) << r.reason;
+}
+
+}  // namespace
