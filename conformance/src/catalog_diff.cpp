@@ -118,9 +118,11 @@ void check_versions(catalog_diff& d, const sse::dialect::catalog& old_set, const
     const bool wording_only = need == 1;
     auto c = diff_detail::make_change(wording_only ? "VERSION_PATCH_NOT_BUMPED" : "VERSION_NOT_BUMPED", "", "", "", "",
                                       name + ": catalog_version " + of->catalog_version + " -> " + nf.catalog_version +
-                                          " is a " + std::string(kind) + " change; its changes need a " +
-                                          std::string(names[static_cast<std::size_t>(need)]) + " bump (" +
-                                          ssec::counted(it->second.size(), "change") + ")",
+                                          (kind == "none"   ? std::string(" is not bumped")
+                                           : kind == "down" ? std::string(" goes down")
+                                                            : " is a " + std::string(kind) + " bump") +
+                                          "; its changes need a " + std::string(names[static_cast<std::size_t>(need)]) +
+                                          " bump (" + ssec::counted(it->second.size(), "change") + ")",
                                       &old_loc, &new_loc);
     c.file = name;
     c.fingerprint = change_fingerprint(c.rule, "file:" + name, "", "", "");
@@ -251,9 +253,8 @@ catalog_diff diff_catalogs(const sse::dialect::catalog& old_set, const sse::dial
     return std::tie(a.dialect, a.event, a.field, a.rule, a.producer_rule) <
            std::tie(b.dialect, b.event, b.field, b.rule, b.producer_rule);
   });
-  if (options.counterexamples) diff_detail::add_counterexamples(d.changes, old_set, new_set, options);
+  diff_detail::add_evidence(d.changes, old_set, new_set, options);
   check_versions(d, old_set, new_set);
-  if (options.pin_cases) diff_detail::add_pinning_cases(d.changes, new_set, options);
   return d;
 }
 

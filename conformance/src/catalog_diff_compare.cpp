@@ -147,12 +147,15 @@ void compare_events(changes& out, const dl::dialect_spec& od, const dl::dialect_
                                 od.name + " " + oe.type + ": purpose or traceability reworded", &oe.where, &ne->where));
     compare_fields(out, field_context{od.name, oe.type, &envelope_changes}, oe.fields, ne->fields, "");
   }
-  for (const auto& ne : nd.events)
-    if (!od.event(ne.type))
-      out.push_back(make_change(
-          "EVENT_ADDED", nd.name, ne.type, "", "",
-          nd.name + ": event type " + tick(ne.type) + " added (" + ssec::counted(ne.fields.size(), "field") + ")",
-          nullptr, &ne.where));
+  for (const auto& ne : nd.events) {
+    if (od.event(ne.type)) continue;
+    const auto own = static_cast<std::size_t>(
+        std::count_if(ne.fields.begin(), ne.fields.end(), [](const auto& f) { return !f.from_envelope; }));
+    out.push_back(make_change("EVENT_ADDED", nd.name, ne.type, "", "",
+                              nd.name + ": event type " + tick(ne.type) + " added (" + ssec::counted(own, "field") +
+                                  (own == ne.fields.size() ? "" : " besides the envelope's") + ")",
+                              nullptr, &ne.where));
+  }
 }
 
 void compare_shapes(changes& out, const dl::dialect_spec& od, const dl::dialect_spec& nd) {

@@ -342,26 +342,30 @@ bool pins(const catalog_change& c, const gen_case& t) {
 
 }  // namespace
 
-void add_counterexamples(std::vector<catalog_change>& changes, const dl::catalog& old_set, const dl::catalog& new_set,
-                         const diff_options& options) {
-  const bool any_rules = std::any_of(changes.begin(), changes.end(), [](const catalog_change& c) {
-    return needs_example(c) && !c.producer_rule.empty();
-  });
-  // Rule counterexamples are the generated streams that break a rule: generate only when needed.
-  const auto new_cases = any_rules ? generated_cases(new_set, options.reserved_ids) : std::vector<gen_case>{};
-  const auto old_cases = any_rules ? generated_cases(old_set, options.reserved_ids) : std::vector<gen_case>{};
-  const builder b{old_set, new_set, old_cases, new_cases, options};
-  for (auto& c : changes)
-    if (needs_example(c)) c.example = b.build(c);
-}
-
-void add_pinning_cases(std::vector<catalog_change>& changes, const dl::catalog& new_set, const diff_options& options) {
-  if (changes.empty()) return;
-  const auto cases = generated_cases(new_set, options.reserved_ids);
+void add_evidence(std::vector<catalog_change>& changes, const dl::catalog& old_set, const dl::catalog& new_set,
+                  const diff_options& options) {
+  const bool examples =
+      options.counterexamples &&
+      std::any_of(changes.begin(), changes.end(), [](const catalog_change& c) { return needs_example(c); });
+  // Rule counterexamples are generated streams that break a rule: OLD's cases only when a rule went away or looser.
+  const bool old_rules = examples && std::any_of(changes.begin(), changes.end(), [](const catalog_change& c) {
+                           return needs_example(c) && !c.producer_rule.empty() && c.reader >= c.writer;
+                         });
+  const bool new_needed = (options.pin_cases && !changes.empty()) ||
+                          (examples && std::any_of(changes.begin(), changes.end(), [](const catalog_change& c) {
+                             return needs_example(c) && !c.producer_rule.empty();
+                           }));
+  const auto new_cases = new_needed ? generated_cases(new_set, options.reserved_ids) : std::vector<gen_case>{};
+  const auto old_cases = old_rules ? generated_cases(old_set, options.reserved_ids) : std::vector<gen_case>{};
+  if (examples) {
+    const builder b{old_set, new_set, old_cases, new_cases, options};
+    for (auto& c : changes)
+      if (needs_example(c)) c.example = b.build(c);
+  }
+  if (!options.pin_cases) return;
   for (auto& c : changes) {
     if (c.rule == "DOC_CHANGED" || c.rule.starts_with("VERSION_")) continue;
-    for (const auto& t : cases) {
-      if (c.event == "*" && !t.name.starts_with(c.dialect + " ")) continue;
+    for (const auto& t : new_cases) {
       if (!pins(c, t)) continue;
       ++c.pinned_total;
       if (c.pinned_by.size() < options.max_pinned) c.pinned_by.push_back(t.id);

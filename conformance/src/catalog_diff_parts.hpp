@@ -29,11 +29,10 @@ std::vector<catalog_change> compare_sets(const dl::catalog& old_set, const dl::c
 /// The last path component of a file name as loaded ("spec/chat.yaml" -> "chat.yaml").
 std::string base_name(std::string_view file);
 
-/// Fills `example` for ERR/WARN changes (catalog_diff_examples.cpp).
-void add_counterexamples(std::vector<catalog_change>& changes, const dl::catalog& old_set, const dl::catalog& new_set,
-                         const diff_options& options);
-
-/// Fills `pinned_by` from NEW's generated cases (catalog_diff_examples.cpp).
-void add_pinning_cases(std::vector<catalog_change>& changes, const dl::catalog& new_set, const diff_options& options);
+/// Fills `example` of ERR/WARN changes and `pinned_by` from NEW's generated
+/// cases, as `options` asks (catalog_diff_examples.cpp). Generates each
+/// side's cases at most once.
+void add_evidence(std::vector<catalog_change>& changes, const dl::catalog& old_set, const dl::catalog& new_set,
+                  const diff_options& options);
 
 }  // namespace ssec::conformance::diff_detail

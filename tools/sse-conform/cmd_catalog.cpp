@@ -128,7 +128,7 @@ int run_diff(const diff_cli_options& opt) {
       std::cerr << "sse-conform catalog diff: cannot create a temporary folder\n";
       return exit_usage;
     }
-    const auto copy = ssec::snapshot_at_revision(new_path, opt.against, tmp.path);
+    const auto copy = ssec::snapshot_at_revision(new_path, opt.against, tmp.path, {"DECISIONS.md"});
     if (!copy) {
       std::cerr << "sse-conform catalog diff: --against " << opt.against << ": " << copy.error().to_string() << "\n";
       return exit_usage;

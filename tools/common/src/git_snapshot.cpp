@@ -100,7 +100,8 @@ ssec::result<void> write_blob(const std::string& top, std::string_view rev, cons
 
 }  // namespace
 
-ssec::result<fs::path> snapshot_at_revision(const fs::path& path, std::string_view rev, const fs::path& into) {
+ssec::result<fs::path> snapshot_at_revision(const fs::path& path, std::string_view rev, const fs::path& into,
+                                            const std::vector<std::string>& companions) {
   std::error_code ec;
   const fs::path abs = fs::weakly_canonical(fs::absolute(path, ec), ec);
   const fs::path dir = fs::is_directory(abs, ec) ? abs : abs.parent_path();
@@ -121,6 +122,13 @@ ssec::result<fs::path> snapshot_at_revision(const fs::path& path, std::string_vi
   if (kind == "blob") {
     const fs::path out = into / abs.filename();
     if (auto w = write_blob(top, rev, rel, out); !w) return w.error();
+    const std::string rel_dir = fs::path(rel).parent_path().generic_string();
+    for (const auto& name : companions) {
+      const std::string beside = rel_dir.empty() ? name : rel_dir + "/" + name;
+      const auto t = run({"git", "-C", top, "cat-file", "-t", std::string(rev) + ":" + beside});
+      if (t.status != 0 || trimmed(t.out) != "blob") continue;
+      if (auto w = write_blob(top, rev, beside, into / name); !w) return w.error();
+    }
     return out;
   }
   const fs::path out = into / (abs.filename().empty() ? fs::path("root") : abs.filename());

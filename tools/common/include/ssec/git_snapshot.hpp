@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ssec/result.hpp"
 
@@ -14,9 +16,12 @@ namespace ssec {
 /// revision `rev` of the git repository that holds it, into `into` (which
 /// must exist), and returns the copy's path: `into`/<file name>, or
 /// `into`/<folder name>/ holding the folder's files. Runs `git` (no shell).
+/// For a file, `companions` name files beside it copied too when they exist
+/// at `rev` (a catalog's DECISIONS.md).
 /// Errors: git not installed, `path` not in a git work tree, `rev` unknown,
 /// `path` absent at `rev`; each says which, with git's own message.
 ssec::result<std::filesystem::path> snapshot_at_revision(const std::filesystem::path& path, std::string_view rev,
-                                                         const std::filesystem::path& into);
+                                                         const std::filesystem::path& into,
+                                                         const std::vector<std::string>& companions = {});
 
 }  // namespace ssec
