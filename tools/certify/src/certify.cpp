@@ -214,6 +214,9 @@ void run_probes(consumer_session& s, const options& o, const std::string& dialec
   std::size_t done = 0;
   for (const auto& p : probes) {
     probe_report pr{p.id, p.klass, p.description, "", conf::probe_grade::tolerated, conf::outcome::pass, "", ""};
+    for (const auto& f : p.frames) {
+      if (f.baseline < 0 || f.changed) pr.injected += (pr.injected.empty() ? "" : " ") + ssec::quote(f.block);
+    }
     for (const auto& k : conf::probe_chunkings(p, o.probe_random)) {
       const auto chunks = conf::probe_chunks(p, k);
       conf::probe_result g;

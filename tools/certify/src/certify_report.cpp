@@ -102,6 +102,7 @@ ojson to_json(const report& r) {
         j["chunking"] = p.chunking;
         j["reason"] = p.reason;
         j["input"] = p.reproduce;
+        j["injected"] = p.injected;
       }
       probes.push_back(std::move(j));
     }
@@ -163,7 +164,7 @@ std::string to_text(const report& r, bool colour) {
         out << "    " << conf::to_string(p.grade) << "  " << p.id;
         if (p.grade == conf::probe_grade::broke) {
           out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason
-              << "\n      input: " << p.reproduce;
+              << "\n      injected: " << p.injected << "\n      input: " << p.reproduce;
         }
         out << '\n';
       }
@@ -292,7 +293,9 @@ std::string to_junit(const report& r) {
       t.attributes = {{"classname", "consumer.probe." + p.klass}, {"name", p.id}};
       if (p.grade == conf::probe_grade::broke) {
         const char* tag = p.outcome == conf::outcome::fail ? "failure" : "error";
-        t.results.push_back({tag, {{"message", p.reason}}, "chunking " + p.chunking + "\ninput " + p.reproduce});
+        t.results.push_back({tag,
+                             {{"message", p.reason}},
+                             "chunking " + p.chunking + "\ninjected " + p.injected + "\ninput " + p.reproduce});
       } else {
         t.results.push_back({"system-out", {}, std::string(conf::to_string(p.grade))});
       }

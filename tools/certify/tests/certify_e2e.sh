@@ -96,6 +96,7 @@ grep -q '"certified":false' out.txt || fail "a crashing consumer was certified"
 json_is out.txt 'consumer("sse-conform reference")["verdict"] == "broke"'
 json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation")["grade"] == "broke"'
 json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation")["outcome"] == "error"'
+json_is out.txt '"citation" in probe("sse-conform reference", "chat/new-type/citation")["injected"]'
 json_is out.txt 'probe("sse-conform reference", "chat/unknown-type/x_certify_probe")["grade"] == "tolerated"'
 json_is out.txt 'consumer("strict frontend")["verdict"] == "broke"'
 json_is out.txt 'any(f["rule"] == "NEW_TYPE_REJECTED" and f["level"] == "ERR" for f in consumer("strict frontend")["static"])'

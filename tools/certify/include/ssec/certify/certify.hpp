@@ -86,6 +86,7 @@ struct probe_report {
   conformance::outcome outcome = conformance::outcome::pass;
   std::string reason;
   std::string reproduce;  ///< The probe's stream under the failing chunking, escaped (broke only).
+  std::string injected;   ///< The injected or changed frames, each quoted (what the probe adds to the baseline).
 };
 
 struct consumer_report {
