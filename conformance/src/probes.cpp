@@ -61,7 +61,7 @@ struct builder {
     return std::min(pos, baseline.size());
   }
 
-  probe& start(std::string klass, std::string what, std::string description) {
+  probe& start(std::string klass, const std::string& what, std::string description) {
     probe p;
     p.id = d.name + "/" + klass + "/" + what;
     p.dialect = d.name;
@@ -73,8 +73,8 @@ struct builder {
     return out.back();
   }
 
-  void inject(std::string klass, std::string what, std::string description, probe_frame f, std::size_t at) {
-    probe& p = start(std::move(klass), std::move(what), std::move(description));
+  void inject(std::string klass, const std::string& what, std::string description, probe_frame f, std::size_t at) {
+    probe& p = start(std::move(klass), what, std::move(description));
     p.frames.insert(p.frames.begin() + static_cast<std::ptrdiff_t>(std::min(at, p.frames.size())), std::move(f));
   }
 
@@ -88,7 +88,7 @@ struct builder {
   }
 
   // Changes baseline frame `i`: `key` set to `value` (nullopt: removed).
-  void change(std::string klass, std::string what, std::string description, int i, const std::string& key,
+  void change(std::string klass, const std::string& what, std::string description, int i, const std::string& key,
               const std::optional<ojson>& value, bool novel) {
     ojson o = ojson::parse(baseline[static_cast<std::size_t>(i)].data);
     if (value) o[key] = *value;
@@ -97,7 +97,7 @@ struct builder {
     f.changed = true;
     f.novel = novel;
     f.touched = {key};
-    probe& p = start(std::move(klass), std::move(what), std::move(description));
+    probe& p = start(std::move(klass), what, std::move(description));
     p.frames[static_cast<std::size_t>(i)] = std::move(f);
   }
 };
