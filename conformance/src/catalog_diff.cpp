@@ -84,6 +84,7 @@ int bump_rank(std::string_view kind) {
 std::string versions_text(const std::vector<catalog_file_version>& files) {
   if (files.size() == 1) return files.front().version;
   std::vector<std::string> parts;
+  parts.reserve(files.size());
   for (const auto& f : files) parts.push_back(f.file + " " + f.version);
   return ssec::join(parts, ", ");
 }

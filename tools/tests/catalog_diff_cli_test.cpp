@@ -64,7 +64,7 @@ class catalog_cli : public ::testing::Test {
   // A copy of spec/ (catalogs and DECISIONS.md) under `name`, with `edits`
   // applied to agent.yaml (each must match once).
   fs::path spec_copy(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) const {
-    const fs::path d = dir_ / name;
+    fs::path d = dir_ / name;
     fs::create_directories(d);
     for (const char* f : {"chat.yaml", "agent.yaml", "DECISIONS.md"}) fs::copy_file(source_dir / "spec" / f, d / f);
     std::string text = read_file(d / "agent.yaml");

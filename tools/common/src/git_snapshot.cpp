@@ -25,6 +25,12 @@ struct run_result {
 // Runs `args` (args[0] looked up in PATH), capturing stdout and stderr.
 run_result run(const std::vector<std::string>& args) {
   run_result r;
+  // argv before fork: the child only calls async-signal-safe functions.
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (const auto& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT(cppcoreguidelines-pro-type-const-cast): execvp's signature
+  argv.push_back(nullptr);
   int out_pipe[2], err_pipe[2];
   if (pipe(out_pipe) != 0) return r;
   if (pipe(err_pipe) != 0) {
@@ -41,11 +47,6 @@ run_result run(const std::vector<std::string>& args) {
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    std::vector<char*> argv;
-    for (const auto& a : args)
-      argv.push_back(
-          const_cast<char*>(a.c_str()));  // NOLINT(cppcoreguidelines-pro-type-const-cast): execvp's signature
-    argv.push_back(nullptr);
     execvp(argv[0], argv.data());
     _exit(127);
   }
