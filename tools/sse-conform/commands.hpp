@@ -27,6 +27,7 @@ void add_coverage_command(CLI::App& app, int& code);
 void add_cases_command(CLI::App& app, int& code);
 void add_rules_command(CLI::App& app, int& code);  // rules and explain
 void add_export_command(CLI::App& app, int& code);
+void add_certify_command(CLI::App& app, int& code);
 void add_catalog_command(CLI::App& app, int& code);  // catalog diff, catalog rules
 
 }  // namespace ssec::cli

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The release gate behind `sse-conform certify` (tools/docs/certify.md):
+// given the OLD and NEW contract, producers (live URLs, captures or stream
+// files) and consumers (adapter commands, consumer profiles), it generates
+// NEW's cases and runs them on the reference, validates each producer
+// against NEW (saying which findings are new since OLD), checks each profile
+// statically, runs each consumer on NEW's cases and on the probe streams
+// (conformance/probes.hpp) and gives a verdict per producer and consumer.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/consumer_profile.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/probes.hpp"
+#include "ssec/conformance/runner.hpp"
+
+namespace ssec::certify {
+
+/// The certify JSON report's format version (tools/docs/certify.md).
+inline constexpr int certify_format_version = 1;
+
+struct options {
+  std::shared_ptr<const sse::dialect::catalog> old_contract;
+  std::shared_ptr<const sse::dialect::catalog> new_contract;
+  std::string old_name, new_name;  ///< How the report names them (the paths given).
+  conformance::tag_list tags;      ///< For loading NEW's generated cases.
+  std::string producer_dialect;    ///< The dialect producers are validated as (a scenario request: its own).
+  std::vector<std::string> producer_urls;
+  std::vector<std::string> captures;   ///< Capture files (check --record) or raw stream files.
+  std::vector<std::string> scenarios;  ///< Scenario files (tools/docs/scenario-format.md): each request a producer.
+  std::vector<std::string> consumers;  ///< Adapter commands (/bin/sh -c).
+  std::vector<conformance::consumer_profile> profiles;
+  conformance::chunking_plan case_plan;     ///< Chunkings of NEW's cases for the reference and consumers.
+  unsigned probe_random = 2;                ///< Seeded random chunkings per probe (besides whole and bytes).
+  std::chrono::milliseconds timeout{5000};  ///< Per exchange with a consumer.
+  double producer_timeout_s = 30;
+  std::size_t producer_max_events = 10000;
+};
+
+/// A verdict of one subject (the contract, a producer, a consumer).
+enum class verdict { certified, warned, broke };
+/// "certified", "certified-with-warnings", "broke".
+std::string to_string(verdict v);
+
+/// One line of the catalog diff, as the report shows it.
+struct contract_change {
+  std::string rule, dialect, event, field, reader, writer, message, fingerprint;
+};
+
+struct reference_report {
+  std::size_t cases = 0;                    ///< NEW's generated cases.
+  std::size_t new_cases = 0;                ///< Of them, not among OLD's (by path).
+  std::size_t disagreements = 0;            ///< Cases the reference fails: the contract cannot be certified.
+  std::vector<std::string> first_failures;  ///< Up to 5 reports.
+};
+
+struct producer_report {
+  std::string source;
+  verdict result = verdict::certified;
+  std::string error;  ///< Could not be read (then broke).
+  std::size_t frames = 0;
+  std::size_t must = 0, should = 0;  ///< Against NEW.
+  std::size_t old_must = 0;          ///< Against OLD.
+  struct finding {
+    std::string rule, severity, message;
+    std::optional<std::size_t> frame;
+    bool new_since_old = false;
+  };
+  std::vector<finding> findings;
+};
+
+struct probe_report {
+  std::string id, klass, description, chunking;
+  conformance::probe_grade grade = conformance::probe_grade::tolerated;
+  conformance::outcome outcome = conformance::outcome::pass;
+  std::string reason;
+  std::string reproduce;  ///< The probe's stream under the failing chunking, escaped (broke only).
+  std::string injected;   ///< The injected or changed frames, each quoted (what the probe adds to the baseline).
+};
+
+struct consumer_report {
+  std::string command;  ///< Empty for a profile checked on its own.
+  std::string name;     ///< From hello, or the profile.
+  std::string profile;  ///< The profile file, or empty.
+  std::vector<std::string> dialects;
+  verdict result = verdict::certified;
+  std::string error;  ///< Setup failure (no hello): broke.
+  std::vector<conformance::profile_finding> static_findings;
+  std::vector<probe_report> probes;
+  std::size_t tolerated = 0, adopted = 0, broke = 0;
+  /// NEW's cases on the consumer: counts by outcome name, and those in NEW only.
+  std::map<std::string, std::size_t> cases;
+  std::size_t case_new_broke = 0;
+  std::vector<std::string> case_failures;  ///< error / timeout cases (broke), up to 5.
+};
+
+struct report {
+  std::string old_name, new_name, old_version, new_version;
+  bool diff_available = false;
+  std::vector<contract_change> changes;
+  verdict contract = verdict::certified;
+  std::string contract_reason;
+  reference_report reference;
+  std::vector<producer_report> producers;
+  std::vector<consumer_report> consumers;
+  double seconds = 0;
+
+  /// certified when nothing broke.
+  bool certified() const noexcept;
+};
+
+/// Progress lines for a console ("consumer chat transcript builder: 12/40 probes").
+using progress_callback = std::function<void(const std::string& line)>;
+
+/// Runs everything. Never throws; a subject that cannot be run is reported
+/// broke with its reason.
+report run(const options& o, const progress_callback& progress = {});
+
+// Outputs (certify_report.cpp).
+nlohmann::ordered_json to_json(const report& r);
+std::string to_text(const report& r, bool colour = false);
+std::string to_markdown(const report& r);
+std::string to_html(const report& r);
+std::string to_junit(const report& r);
+
+}  // namespace ssec::certify

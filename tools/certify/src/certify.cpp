@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+// The certify engine (certify.hpp): reference, producers, profiles, consumers.
+#include "ssec/certify/certify.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "certify_parts.hpp"
+#include "sse/dialect/validator.hpp"
+#include "ssec/adapter_process.hpp"
+#include "ssec/conformance/dialect_runner.hpp"
+#include "ssec/conformance/generator.hpp"
+#include "ssec/escape.hpp"
+#include "ssec/harness/engine.hpp"
+#include "ssec/harness/grading.hpp"
+#include "ssec/live/capture.hpp"
+#include "ssec/live/check.hpp"
+#include "ssec/live/scenario.hpp"
+
+namespace ssec::certify {
+namespace conf = ssec::conformance;
+namespace dl = sse::dialect;
+using steady = std::chrono::steady_clock;
+
+std::string to_string(verdict v) {
+  switch (v) {
+    case verdict::certified: return "certified";
+    case verdict::warned: return "certified-with-warnings";
+    case verdict::broke: return "broke";
+  }
+  return "";
+}
+
+bool report::certified() const noexcept {
+  if (contract == verdict::broke || reference.disagreements > 0) return false;
+  for (const auto& p : producers) {
+    if (p.result == verdict::broke) return false;
+  }
+  for (const auto& c : consumers) {
+    if (c.result == verdict::broke) return false;
+  }
+  return true;
+}
+
+namespace {
+
+void say(const progress_callback& progress, const std::string& line) {
+  if (progress) progress(line);
+}
+
+// A contract's generated cases, loaded as the case loader reads case files.
+std::vector<conf::test_case> generated_cases(const dl::catalog& cat, const conf::tag_list& tags,
+                                             std::vector<std::string>& errors) {
+  std::vector<conf::test_case> out;
+  for (const auto& file : conf::generate_cases(cat, {})) {
+    const std::string stem = file.name.substr(0, file.name.rfind('.'));
+    auto loaded = conf::load_cases_from_text(file.text, "generated/" + file.name, stem, tags);
+    for (const auto& e : loaded.errors) errors.push_back(e.to_string());
+    for (auto& c : loaded.value) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void run_reference(const options& o, const std::vector<conf::test_case>& cases, const std::set<std::string>& old_paths,
+                   reference_report& r) {
+  r.cases = cases.size();
+  for (const auto& c : cases) {
+    if (old_paths.count(c.path()) == 0) ++r.new_cases;
+    if (auto failure = conf::check_against_reference(c, o.case_plan, *o.new_contract)) {
+      ++r.disagreements;
+      if (r.first_failures.size() < 5) r.first_failures.push_back(*failure);
+    }
+  }
+}
+
+producer_report::finding finding_of(const live::check_finding& f) {
+  return {f.rule, f.severity, f.message.empty() ? f.seen : f.message, f.frame, false};
+}
+
+producer_report check_producer(const options& o, const live::capture& cap, std::string source,
+                               const std::string& dialect, const live::scenario_expect* expect = nullptr) {
+  producer_report r;
+  r.source = std::move(source);
+  live::check_options next;
+  next.dialect = o.new_contract->dialect(dialect);
+  live::check_options prev = next;
+  prev.dialect = o.old_contract->dialect(dialect);
+  if (next.dialect == nullptr) {
+    r.result = verdict::broke;
+    r.error = "the new contract has no dialect `" + dialect + "`";
+    return r;
+  }
+  live::check_report now = live::analyze(cap, next);
+  if (expect != nullptr) {
+    live::check_expectations(*expect, live::event_types(cap.bytes(), next.dialect, next.limits), now);
+    now.must = 0;
+    now.should = 0;
+    for (const auto& f : now.findings) (f.severity == "must" ? now.must : now.should) += 1;
+  }
+  std::set<std::pair<std::string, std::size_t>> before;
+  if (prev.dialect != nullptr) {
+    const live::check_report then = live::analyze(cap, prev);
+    r.old_must = then.must;
+    for (const auto& f : then.findings) before.insert({f.rule, f.frame.value_or(SIZE_MAX)});
+  }
+  r.frames = now.frames;
+  r.must = now.must;
+  r.should = now.should;
+  for (const auto& f : now.findings) {
+    auto out = finding_of(f);
+    out.new_since_old = prev.dialect != nullptr && before.count({f.rule, f.frame.value_or(SIZE_MAX)}) == 0;
+    r.findings.push_back(std::move(out));
+  }
+  r.result = !now.conforming() ? verdict::broke : now.should > 0 ? verdict::warned : verdict::certified;
+  return r;
+}
+
+// A scenario file's requests, each fetched once and validated against NEW
+// and OLD as the request's dialect; its expectations are checked on NEW.
+void run_scenario(const options& o, const std::string& file, report& r, const progress_callback& progress) {
+  auto loaded = live::load_scenario_file(file, file, o.new_contract);
+  if (!loaded.ok()) {
+    producer_report p;
+    p.source = file;
+    p.result = verdict::broke;
+    p.error = loaded.error_text();
+    r.producers.push_back(std::move(p));
+    return;
+  }
+  for (const auto& sc : loaded.value.scenarios) {
+    for (const auto& q : sc.requests) {
+      const std::string source = file + ": " + sc.name + " / " + q.name;
+      say(progress, "certify: producer " + source);
+      http::stream_request req;
+      req.url = q.url;
+      req.method = q.method.empty() ? (q.body.empty() ? "GET" : "POST") : q.method;
+      req.headers = q.headers;
+      req.body = q.body;
+      req.timeout_s = q.limits.timeout_s;
+      req.idle_timeout_s = q.limits.idle_timeout_s;
+      req.max_bytes = q.limits.max_bytes;
+      const auto cap = live::fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, q.limits.parser);
+      producer_report p = check_producer(o, cap, live::redact(source, loaded.value.secrets),
+                                         q.dialect == "wire" ? o.producer_dialect : q.dialect, &q.expect);
+      r.producers.push_back(std::move(p));
+    }
+  }
+}
+
+// One consumer process and its hello, re-said after each restart.
+struct consumer_session {
+  adapter_process proc;
+  std::chrono::milliseconds timeout;
+  explicit consumer_session(const std::string& command, std::chrono::milliseconds t) : proc(command), timeout(t) {}
+
+  result<harness::adapter_info> hello() {
+    return harness::say_hello(proc, std::max(timeout, std::chrono::milliseconds(10000)));
+  }
+
+  // One parse exchange: the answer, or an outcome (error / timeout) and why.
+  struct reply {
+    std::optional<conf::answer> answer;
+    conf::outcome failure = conf::outcome::pass;
+    std::string why;
+  };
+  reply parse(const std::string& id, const std::string& layer, const std::vector<std::string>& chunks) {
+    reply out;
+    if (!proc.running()) {
+      if (auto h = hello(); !h) {
+        proc.kill();
+        out.failure = conf::outcome::error;
+        out.why = "the restarted consumer did not say hello: " + h.error().message;
+        return out;
+      }
+    }
+    std::vector<std::string_view> views(chunks.begin(), chunks.end());
+    const std::string request = harness::parse_request_line(id, layer, views);
+    const exchange ex = proc.exchange_line(request, timeout);
+    if (ex.status != exchange_status::ok) {
+      out.failure = ex.status == exchange_status::timeout ? conf::outcome::timeout : conf::outcome::error;
+      out.why = (ex.status == exchange_status::timeout ? "timed out: " : "the consumer died: ") + ex.detail;
+      const std::string tail = proc.stderr_tail();
+      if (!tail.empty())
+        out.why += " (stderr: " + ssec::escape(tail.substr(tail.size() > 300 ? tail.size() - 300 : 0)) + ")";
+      proc.kill();
+      return out;
+    }
+    out.answer = harness::decode_answer(ex.line, id, false);
+    if (!out.answer->malformed.empty()) proc.kill();
+    return out;
+  }
+};
+
+const conf::consumer_profile* profile_named(const options& o, const std::string& name) {
+  for (const auto& p : o.profiles) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+void grade_static(consumer_report& r, const conf::consumer_profile& p, const options& o) {
+  r.profile = p.file;
+  r.static_findings = conf::check_profile(p, *o.new_contract, o.old_contract.get());
+}
+
+void run_probes(consumer_session& s, const options& o, const std::string& dialect,
+                const conf::consumer_profile* profile, consumer_report& r, const progress_callback& progress) {
+  const std::vector<std::string> exclude = profile != nullptr ? profile->aborts_on : std::vector<std::string>{};
+  const auto probes = conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, exclude);
+  if (probes.empty()) return;
+  const dl::dialect_spec& d = *o.new_contract->dialect(dialect);
+  const auto baseline = s.parse("probe/" + dialect + "/baseline", dialect, {probes.front().baseline_stream()});
+  std::size_t done = 0;
+  for (const auto& p : probes) {
+    probe_report pr{p.id, p.klass, p.description, "", conf::probe_grade::tolerated, conf::outcome::pass, "", ""};
+    for (const auto& f : p.frames) {
+      if (f.baseline < 0 || f.changed) pr.injected += (pr.injected.empty() ? "" : " ") + ssec::quote(f.block);
+    }
+    for (const auto& k : conf::probe_chunkings(p, o.probe_random)) {
+      const auto chunks = conf::probe_chunks(p, k);
+      conf::probe_result g;
+      if (!baseline.answer) {
+        g = {conf::probe_grade::broke, baseline.failure, "on the baseline stream, without the probe: " + baseline.why};
+      } else {
+        const auto reply = s.parse("probe/" + p.id + "/" + k.name(), dialect, chunks);
+        if (!reply.answer) g = {conf::probe_grade::broke, reply.failure, reply.why};
+        else g = conf::grade_probe(p, d, *baseline.answer, *reply.answer);
+      }
+      if (g.grade == conf::probe_grade::broke) {
+        pr.grade = g.grade;
+        pr.outcome = g.outcome;
+        pr.reason = g.reason;
+        pr.chunking = k.name();
+        const std::string baseline_bytes = p.baseline_stream();
+        std::vector<std::string_view> views(chunks.begin(), chunks.end());
+        if (!baseline.answer) views = {baseline_bytes};
+        pr.reproduce = conf::describe_chunks(views, 400);
+        break;
+      }
+      if (g.grade == conf::probe_grade::adopted) pr.grade = g.grade;
+    }
+    switch (pr.grade) {
+      case conf::probe_grade::tolerated: ++r.tolerated; break;
+      case conf::probe_grade::adopted: ++r.adopted; break;
+      case conf::probe_grade::broke: ++r.broke; break;
+    }
+    r.probes.push_back(std::move(pr));
+    say(progress, "  " + r.name + ": probe " + std::to_string(++done) + "/" + std::to_string(probes.size()) + " " +
+                      p.id + ": " + std::string(conf::to_string(r.probes.back().grade)));
+  }
+}
+
+void run_cases(const options& o, const std::string& command, const std::string& dialect,
+               const std::vector<conf::test_case>& cases, const std::set<std::string>& old_paths, consumer_report& r) {
+  harness::selection sel;
+  sel.layers = {dialect};
+  const auto selected = harness::select_cases(cases, sel);
+  harness::run_options ro;
+  ro.impl = command;
+  ro.plan = o.case_plan;
+  ro.timeout.base = o.timeout;
+  const auto result = harness::run_cases(selected, ro);
+  if (!result.setup_error.empty()) {
+    r.case_failures.push_back(result.setup_error);
+    r.cases["error"] += selected.size();
+    return;
+  }
+  for (const auto& c : result.cases) {
+    ++r.cases[std::string(conf::to_string(c.outcome))];
+    const bool broke = c.outcome == conf::outcome::error || c.outcome == conf::outcome::timeout;
+    if (!broke) continue;
+    if (old_paths.count(c.path) == 0) ++r.case_new_broke;
+    if (r.case_failures.size() < 5) r.case_failures.push_back(c.path + ": " + c.reason);
+  }
+}
+
+verdict consumer_verdict(const consumer_report& r) {
+  if (!r.error.empty() || r.broke > 0 || r.cases.count("error") != 0 || r.cases.count("timeout") != 0) {
+    return verdict::broke;
+  }
+  bool warn = false;
+  for (const auto& f : r.static_findings) {
+    if (f.level == conf::profile_level::err) return verdict::broke;
+    warn = warn || f.level == conf::profile_level::warn;
+  }
+  return warn ? verdict::warned : verdict::certified;
+}
+
+}  // namespace
+
+report run(const options& o, const progress_callback& progress) {
+  const auto started = steady::now();
+  report r;
+  r.old_name = o.old_name;
+  r.new_name = o.new_name;
+  if (!o.old_contract->files().empty()) r.old_version = o.old_contract->files().front().catalog_version;
+  if (!o.new_contract->files().empty()) r.new_version = o.new_contract->files().front().catalog_version;
+
+  say(progress, "certify: diff " + o.old_name + " -> " + o.new_name);
+  add_diff(r, *o.old_contract, *o.new_contract);
+
+  say(progress, "certify: generating the cases of NEW and OLD");
+  std::vector<std::string> errors;
+  const auto cases = generated_cases(*o.new_contract, o.tags, errors);
+  std::set<std::string> old_paths;
+  for (const auto& c : generated_cases(*o.old_contract, o.tags, errors)) old_paths.insert(c.path());
+  for (const auto& e : errors) r.reference.first_failures.push_back("generated case does not load: " + e);
+  r.reference.disagreements += errors.size();
+  say(progress, "certify: " + std::to_string(cases.size()) + " cases of NEW on the reference");
+  run_reference(o, cases, old_paths, r.reference);
+
+  for (const auto& url : o.producer_urls) {
+    say(progress, "certify: producer " + url);
+    http::stream_request req;
+    req.url = url;
+    req.timeout_s = o.producer_timeout_s;
+    const auto cap = live::fetch(req, o.producer_max_events);
+    r.producers.push_back(check_producer(o, cap, url, o.producer_dialect));
+  }
+  for (const auto& file : o.captures) {
+    say(progress, "certify: producer " + file);
+    auto cap = live::load_capture_or_stream(file);
+    if (!cap) {
+      producer_report p;
+      p.source = file;
+      p.result = verdict::broke;
+      p.error = cap.error().to_string();
+      r.producers.push_back(std::move(p));
+      continue;
+    }
+    r.producers.push_back(check_producer(o, cap.value(), cap.value().source, o.producer_dialect));
+  }
+  for (const auto& file : o.scenarios) run_scenario(o, file, r, progress);
+
+  std::set<std::string> used_profiles;
+  for (const auto& command : o.consumers) {
+    consumer_report c;
+    c.command = command;
+    consumer_session s(command, o.timeout);
+    const auto hello = s.hello();
+    if (!hello) {
+      c.name = command;
+      c.error = hello.error().message;
+      c.result = verdict::broke;
+      r.consumers.push_back(std::move(c));
+      continue;
+    }
+    c.name = hello->name;
+    const conf::consumer_profile* profile = profile_named(o, c.name);
+    if (profile != nullptr) {
+      used_profiles.insert(profile->file);
+      grade_static(c, *profile, o);
+    }
+    for (const auto& layer : hello->layers) {
+      if (o.new_contract->dialect(layer) == nullptr) continue;
+      c.dialects.push_back(layer);
+      say(progress, "certify: consumer " + c.name + " (" + layer + "): probes");
+      run_probes(s, o, layer, profile, c, progress);
+      say(progress, "certify: consumer " + c.name + " (" + layer + "): the cases of NEW");
+      run_cases(o, command, layer, cases, old_paths, c);
+    }
+    s.proc.stop();
+    if (c.dialects.empty()) c.error = "the consumer speaks none of the new contract's dialects";
+    c.result = consumer_verdict(c);
+    r.consumers.push_back(std::move(c));
+  }
+  for (const auto& p : o.profiles) {
+    if (used_profiles.count(p.file) != 0) continue;
+    consumer_report c;
+    c.name = p.name;
+    c.dialects = {p.dialect};
+    grade_static(c, p, o);
+    c.result = consumer_verdict(c);
+    r.consumers.push_back(std::move(c));
+  }
+  r.seconds = std::chrono::duration<double>(steady::now() - started).count();
+  return r;
+}
+
+}  // namespace ssec::certify

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+// The certify report as JSON (certify_format 1), text, markdown, HTML and
+// JUnit (through the tools' one writer, ssec/junit.hpp).
+#include <sstream>
+
+#include "ssec/certify/certify.hpp"
+#include "ssec/junit.hpp"
+#include "ssec/text.hpp"
+
+namespace ssec::certify {
+namespace conf = ssec::conformance;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string verdict_line(const report& r) {
+  return r.certified() ? "CERTIFIED: nothing breaks" : "NOT CERTIFIED: something breaks";
+}
+
+std::string counts(const std::map<std::string, std::size_t>& m) {
+  std::string s;
+  for (const auto& [k, v] : m) s += (s.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+  return s.empty() ? "none run" : s;
+}
+
+std::string seconds_text(double s) {
+  std::ostringstream out;
+  out.precision(1);
+  out << std::fixed << s << " s";
+  return out.str();
+}
+
+std::string paint(bool on, const char* code, const std::string& text) {
+  return on ? "\x1b[" + std::string(code) + "m" + text + "\x1b[0m" : text;
+}
+
+const char* colour_of(verdict v) { return v == verdict::broke ? "31" : v == verdict::warned ? "33" : "32"; }
+
+}  // namespace
+
+ojson to_json(const report& r) {
+  ojson out;
+  out["certify_format"] = certify_format_version;
+  out["certified"] = r.certified();
+  out["old"] = {{"name", r.old_name}, {"version", r.old_version}};
+  out["new"] = {{"name", r.new_name}, {"version", r.new_version}};
+  ojson changes = ojson::array();
+  for (const auto& c : r.changes) {
+    changes.push_back({{"rule", c.rule},
+                       {"dialect", c.dialect},
+                       {"event", c.event},
+                       {"field", c.field},
+                       {"level", {{"reader", c.reader}, {"writer", c.writer}}},
+                       {"message", c.message},
+                       {"fingerprint", c.fingerprint}});
+  }
+  out["contract"] = {{"verdict", to_string(r.contract)},
+                     {"reason", r.contract_reason},
+                     {"diff_available", r.diff_available},
+                     {"changes", changes}};
+  out["reference"] = {{"cases", r.reference.cases},
+                      {"new_cases", r.reference.new_cases},
+                      {"disagreements", r.reference.disagreements},
+                      {"failures", r.reference.first_failures}};
+  ojson producers = ojson::array();
+  for (const auto& p : r.producers) {
+    ojson findings = ojson::array();
+    for (const auto& f : p.findings) {
+      ojson j{{"rule", f.rule}, {"severity", f.severity}, {"message", f.message}, {"new_since_old", f.new_since_old}};
+      j["frame"] = f.frame ? ojson(*f.frame) : ojson(nullptr);
+      findings.push_back(std::move(j));
+    }
+    producers.push_back({{"source", p.source},
+                         {"verdict", to_string(p.result)},
+                         {"error", p.error},
+                         {"frames", p.frames},
+                         {"must", p.must},
+                         {"should", p.should},
+                         {"old_must", p.old_must},
+                         {"findings", findings}});
+  }
+  out["producers"] = producers;
+  ojson consumers = ojson::array();
+  for (const auto& c : r.consumers) {
+    ojson statics = ojson::array();
+    for (const auto& f : c.static_findings) {
+      statics.push_back({{"rule", f.rule},
+                         {"level", conf::to_string(f.level)},
+                         {"type", f.type},
+                         {"pointer", f.pointer},
+                         {"message", f.message},
+                         {"line", f.line}});
+    }
+    ojson probes = ojson::array();
+    for (const auto& p : c.probes) {
+      ojson j{{"id", p.id},
+              {"class", p.klass},
+              {"grade", conf::to_string(p.grade)},
+              {"outcome", conf::to_string(p.outcome)},
+              {"description", p.description}};
+      if (p.grade == conf::probe_grade::broke) {
+        j["chunking"] = p.chunking;
+        j["reason"] = p.reason;
+        j["input"] = p.reproduce;
+        j["injected"] = p.injected;
+      }
+      probes.push_back(std::move(j));
+    }
+    consumers.push_back(
+        {{"name", c.name},
+         {"command", c.command},
+         {"profile", c.profile},
+         {"dialects", c.dialects},
+         {"verdict", to_string(c.result)},
+         {"error", c.error},
+         {"static", statics},
+         {"probes", {{"tolerated", c.tolerated}, {"adopted", c.adopted}, {"broke", c.broke}, {"results", probes}}},
+         {"cases", {{"outcomes", c.cases}, {"new_broke", c.case_new_broke}, {"failures", c.case_failures}}}});
+  }
+  out["consumers"] = consumers;
+  out["seconds"] = r.seconds;
+  return out;
+}
+
+std::string to_text(const report& r, bool colour) {
+  std::ostringstream out;
+  out << "certify " << r.old_name << " (" << r.old_version << ") -> " << r.new_name << " (" << r.new_version << ")\n\n";
+  out << "contract: " << paint(colour, colour_of(r.contract), to_string(r.contract));
+  if (!r.contract_reason.empty()) out << " (" << r.contract_reason << ")";
+  out << '\n';
+  if (!r.diff_available) out << "  catalog diff: not available in this build\n";
+  if (r.diff_available && r.changes.empty()) out << "  no changes\n";
+  for (const auto& c : r.changes) {
+    out << "  " << c.rule << "  " << c.dialect << (c.event.empty() ? "" : "/" + c.event)
+        << (c.field.empty() ? "" : "." + c.field) << "  reader " << c.reader << ", writer " << c.writer << ": "
+        << c.message << '\n';
+  }
+  out << "reference: " << r.reference.cases << " cases of NEW (" << r.reference.new_cases << " new since OLD), "
+      << r.reference.disagreements << " disagree\n";
+  for (const auto& f : r.reference.first_failures) out << "  " << f << '\n';
+  for (const auto& p : r.producers) {
+    out << "\nproducer " << p.source << ": " << paint(colour, colour_of(p.result), to_string(p.result)) << '\n';
+    if (!p.error.empty()) out << "  " << p.error << '\n';
+    else
+      out << "  " << p.frames << " frames; against NEW " << p.must << " must, " << p.should << " should; against OLD "
+          << p.old_must << " must\n";
+    for (const auto& f : p.findings) {
+      out << "  " << (f.new_since_old ? "NEW " : "    ") << f.rule << " (" << f.severity << ")"
+          << (f.frame ? ", frame " + std::to_string(*f.frame + 1) : std::string()) << ": " << f.message << '\n';
+    }
+  }
+  for (const auto& c : r.consumers) {
+    out << "\nconsumer " << c.name << (c.dialects.empty() ? "" : " [" + join(c.dialects) + "]") << ": "
+        << paint(colour, colour_of(c.result), to_string(c.result)) << '\n';
+    if (!c.error.empty()) out << "  " << c.error << '\n';
+    if (!c.profile.empty()) out << "  profile " << c.profile << '\n';
+    for (const auto& f : c.static_findings) {
+      out << "  " << conf::to_string(f.level) << " " << f.rule << ": " << f.message << '\n';
+    }
+    if (!c.command.empty()) {
+      out << "  probes: " << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke\n";
+      for (const auto& p : c.probes) {
+        if (p.grade == conf::probe_grade::tolerated) continue;
+        out << "    " << conf::to_string(p.grade) << "  " << p.id;
+        if (p.grade == conf::probe_grade::broke) {
+          out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason
+              << "\n      injected: " << p.injected << "\n      input: " << p.reproduce;
+        }
+        out << '\n';
+      }
+      out << "  cases of NEW: " << counts(c.cases)
+          << " (a consumer answers what it handles: only error and timeout break it)\n";
+      for (const auto& f : c.case_failures) out << "    " << f << '\n';
+    }
+  }
+  out << '\n'
+      << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds) << ")\n";
+  return out.str();
+}
+
+std::string to_markdown(const report& r) {
+  std::ostringstream out;
+  out << "## certify " << r.old_name << " " << r.old_version << " → " << r.new_name << " " << r.new_version << "\n\n";
+  out << "**" << verdict_line(r) << "**\n\n";
+  out << "| subject | verdict | details |\n| --- | --- | --- |\n";
+  out << "| contract | " << to_string(r.contract) << " | " << r.changes.size() << " changes"
+      << (r.contract_reason.empty() ? "" : "; " + r.contract_reason) << " |\n";
+  out << "| reference | " << (r.reference.disagreements == 0 ? "certified" : "broke") << " | " << r.reference.cases
+      << " cases of NEW, " << r.reference.disagreements << " disagree |\n";
+  for (const auto& p : r.producers) {
+    out << "| producer `" << p.source << "` | " << to_string(p.result) << " | " << p.must << " must, " << p.should
+        << " should" << (p.error.empty() ? "" : "; " + p.error) << " |\n";
+  }
+  for (const auto& c : r.consumers) {
+    std::size_t err = 0;
+    for (const auto& f : c.static_findings) err += f.level == conf::profile_level::err;
+    out << "| consumer " << c.name << " | " << to_string(c.result) << " | ";
+    if (!c.error.empty()) out << c.error << "; ";
+    out << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke; " << err
+        << " profile ERR |\n";
+  }
+  for (const auto& c : r.consumers) {
+    for (const auto& p : c.probes) {
+      if (p.grade == conf::probe_grade::broke) {
+        out << "\n- " << c.name << ": `" << p.id << "` broke under " << p.chunking << ": " << p.reason;
+      }
+    }
+    for (const auto& f : c.static_findings) {
+      if (f.level != conf::profile_level::info) {
+        out << "\n- " << c.name << ": " << conf::to_string(f.level) << " `" << f.rule << "`: " << f.message;
+      }
+    }
+  }
+  out << "\n";
+  return out.str();
+}
+
+std::string to_html(const report& r) {
+  std::ostringstream out;
+  out << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>certify</title>"
+         "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:2px 6px}"
+         ".broke{color:#b00}.certified{color:#070}</style></head><body>\n";
+  out << "<h1>certify " << xml_escape(r.old_name + " " + r.old_version) << " &rarr; "
+      << xml_escape(r.new_name + " " + r.new_version) << "</h1>\n<p><b>" << xml_escape(verdict_line(r)) << "</b></p>\n";
+  out << "<table><tr><th>subject</th><th>verdict</th><th>details</th></tr>\n";
+  const auto row = [&](const std::string& subject, verdict v, const std::string& details) {
+    out << "<tr><td>" << xml_escape(subject) << "</td><td class=\"" << (v == verdict::broke ? "broke" : "certified")
+        << "\">" << xml_escape(to_string(v)) << "</td><td>" << xml_escape(details) << "</td></tr>\n";
+  };
+  row("contract", r.contract, std::to_string(r.changes.size()) + " changes " + r.contract_reason);
+  row("reference", r.reference.disagreements == 0 ? verdict::certified : verdict::broke,
+      std::to_string(r.reference.cases) + " cases of NEW, " + std::to_string(r.reference.disagreements) + " disagree");
+  for (const auto& p : r.producers) {
+    row("producer " + p.source, p.result,
+        std::to_string(p.must) + " must, " + std::to_string(p.should) + " should " + p.error);
+  }
+  for (const auto& c : r.consumers) {
+    row("consumer " + c.name, c.result,
+        std::to_string(c.tolerated) + " tolerated, " + std::to_string(c.adopted) + " adopted, " +
+            std::to_string(c.broke) + " broke " + c.error);
+  }
+  out << "</table>\n<h2>Details</h2>\n<pre>" << xml_escape(to_text(r)) << "</pre>\n</body></html>\n";
+  return out.str();
+}
+
+std::string to_junit(const report& r) {
+  junit::document doc;
+  doc.attributes = {{"name", "sse-conform certify"}};
+  junit::testsuite contract;
+  contract.attributes = {{"name", "contract"}};
+  {
+    junit::testcase t;
+    t.attributes = {{"classname", "contract"}, {"name", "versions and changes"}};
+    if (r.contract == verdict::broke) t.results.push_back({"failure", {{"message", r.contract_reason}}, ""});
+    contract.cases.push_back(std::move(t));
+    junit::testcase ref;
+    ref.attributes = {{"classname", "contract"}, {"name", "reference on the cases of NEW"}};
+    if (r.reference.disagreements > 0) {
+      std::string text;
+      for (const auto& f : r.reference.first_failures) text += f + "\n";
+      ref.results.push_back({"failure", {{"message", std::to_string(r.reference.disagreements) + " disagree"}}, text});
+    }
+    contract.cases.push_back(std::move(ref));
+  }
+  doc.suites.push_back(std::move(contract));
+  for (const auto& p : r.producers) {
+    junit::testsuite s;
+    s.attributes = {{"name", "producer " + p.source}};
+    junit::testcase t;
+    t.attributes = {{"classname", "producer"}, {"name", "producer rules of NEW"}};
+    if (p.result == verdict::broke) {
+      std::string text = p.error;
+      for (const auto& f : p.findings) text += (f.new_since_old ? "NEW " : "") + f.rule + ": " + f.message + "\n";
+      t.results.push_back({"failure", {{"message", std::to_string(p.must) + " must findings"}}, text});
+    }
+    s.cases.push_back(std::move(t));
+    doc.suites.push_back(std::move(s));
+  }
+  for (const auto& c : r.consumers) {
+    junit::testsuite s;
+    s.attributes = {{"name", "consumer " + c.name}};
+    junit::testcase st;
+    st.attributes = {{"classname", "consumer.profile"}, {"name", c.profile.empty() ? "no profile" : c.profile}};
+    std::string errs;
+    for (const auto& f : c.static_findings) {
+      if (f.level == conf::profile_level::err) errs += f.rule + ": " + f.message + "\n";
+    }
+    if (!c.error.empty()) errs += c.error + "\n";
+    if (!errs.empty()) st.results.push_back({"failure", {{"message", "profile or setup"}}, errs});
+    s.cases.push_back(std::move(st));
+    for (const auto& p : c.probes) {
+      junit::testcase t;
+      t.attributes = {{"classname", "consumer.probe." + p.klass}, {"name", p.id}};
+      if (p.grade == conf::probe_grade::broke) {
+        const char* tag = p.outcome == conf::outcome::fail ? "failure" : "error";
+        t.results.push_back({tag,
+                             {{"message", p.reason}},
+                             "chunking " + p.chunking + "\ninjected " + p.injected + "\ninput " + p.reproduce});
+      } else {
+        t.results.push_back({"system-out", {}, std::string(conf::to_string(p.grade))});
+      }
+      s.cases.push_back(std::move(t));
+    }
+    doc.suites.push_back(std::move(s));
+  }
+  return junit::write(doc);
+}
+
+}  // namespace ssec::certify

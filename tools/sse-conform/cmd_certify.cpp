@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform certify`: the release gate (tools/docs/certify.md). Glue only:
+// the engine and its reports are ssec::certify (tools/certify).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli_util.hpp"
+#include "commands.hpp"
+#include "contract_options.hpp"
+#include "ssec/certify/certify.hpp"
+#include "ssec/data_dir.hpp"
+#include "ssec/wire_json.hpp"
+
+namespace ssec::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace conf = ssec::conformance;
+
+struct certify_args {
+  std::string old_path, new_path;
+  std::vector<std::string> producers, captures, scenarios, consumers, profiles;
+  std::string dialect;
+  std::string format = "text";
+  std::string json, junit, html, markdown;
+  std::string case_chunkings = "whole";
+  unsigned probe_random = 2;
+  int timeout_ms = 5000;
+  std::string tags_file;
+  bool quiet = false;
+};
+
+// OLD / NEW: a spec folder (its catalogs) or one catalog file.
+std::shared_ptr<const sse::dialect::catalog> load_side(const std::string& path) {
+  conf::contract_source source;
+  if (fs::is_directory(path)) source.spec_dir = path;
+  else source.catalog_files = {path};
+  return load_contract_or_say_why(source, "certify");
+}
+
+int run_certify(const certify_args& a) {
+  if (!one_stdout_output("certify", {{"--format", "-"},
+                                     {"--json", a.json},
+                                     {"--junit", a.junit},
+                                     {"--html", a.html},
+                                     {"--markdown", a.markdown}})) {
+    return exit_usage;
+  }
+  certify::options o;
+  o.old_name = a.old_path;
+  o.new_name = a.new_path;
+  if (!(o.old_contract = load_side(a.old_path)) || !(o.new_contract = load_side(a.new_path))) return exit_usage;
+  if ((!a.producers.empty() || !a.captures.empty()) && a.dialect.empty()) {
+    std::cerr << "sse-conform certify: --producer and --capture need --dialect (the producers' dialect)\n";
+    return exit_usage;
+  }
+  if (!a.dialect.empty() && o.new_contract->dialect(a.dialect) == nullptr) {
+    std::cerr << "sse-conform certify: the new contract has no dialect '" << a.dialect
+              << "' (known: " << dialect_names(*o.new_contract) << ")\n";
+    return exit_usage;
+  }
+  o.producer_dialect = a.dialect;
+  o.producer_urls = a.producers;
+  o.captures = a.captures;
+  o.scenarios = a.scenarios;
+  o.consumers = a.consumers;
+  for (const auto& file : a.profiles) {
+    auto loaded = conf::load_profile_file(file, file);
+    if (!loaded.ok()) {
+      std::cerr << "sse-conform certify: the profile does not load:\n" << loaded.error_text();
+      return exit_usage;
+    }
+    o.profiles.push_back(std::move(loaded.value));
+  }
+  // The tags of NEW's spec folder when it has them, else the installed ones.
+  fs::path tags = a.tags_file;
+  if (tags.empty()) {
+    tags = fs::is_directory(a.new_path) && fs::exists(fs::path(a.new_path) / "tags.yaml")
+               ? fs::path(a.new_path) / "tags.yaml"
+               : ssec::data_dir() / "spec/tags.yaml";
+  }
+  std::vector<ssec::error> tag_errors;
+  o.tags = conf::load_tags(tags, tags.string(), tag_errors);
+  if (!tag_errors.empty()) {
+    std::cerr << "sse-conform certify: " << ssec::to_string(tag_errors);
+    return exit_usage;
+  }
+  auto plan = conf::parse_chunking_plan(a.case_chunkings);
+  if (!plan) {
+    std::cerr << "sse-conform certify: --case-chunkings: " << plan.error().message << '\n';
+    return exit_usage;
+  }
+  o.case_plan = plan.value();
+  o.probe_random = a.probe_random;
+  o.timeout = std::chrono::milliseconds(a.timeout_ms);
+
+  const auto progress = [&a](const std::string& line) {
+    if (!a.quiet) std::cerr << line << '\n';
+  };
+  const certify::report r = certify::run(o, progress);
+
+  std::string out;
+  if (a.format == "json") out = dump_line(certify::to_json(r)) + "\n";
+  else if (a.format == "markdown") out = certify::to_markdown(r);
+  else if (a.format == "html") out = certify::to_html(r);
+  else if (a.format == "junit") out = certify::to_junit(r);
+  else out = certify::to_text(r, colour_for(STDOUT_FILENO));
+  std::cout << out << std::flush;
+  if (!a.json.empty() && !write_output("certify", a.json, dump_line(certify::to_json(r)) + "\n")) return exit_usage;
+  if (!a.junit.empty() && !write_output("certify", a.junit, certify::to_junit(r))) return exit_usage;
+  if (!a.html.empty() && !write_output("certify", a.html, certify::to_html(r))) return exit_usage;
+  if (!a.markdown.empty() && !write_output("certify", a.markdown, certify::to_markdown(r))) return exit_usage;
+  return r.certified() ? exit_ok : exit_failure;
+}
+
+}  // namespace
+
+void add_certify_command(CLI::App& app, int& code) {
+  auto a = std::make_shared<certify_args>();
+  CLI::App* cmd = app.add_subcommand(
+      "certify", "Release gate: OLD -> NEW contract against producers and consumers; exit 1 when something breaks");
+  cmd->add_option("--old", a->old_path, "The contract consumers and producers were built for (spec folder or catalog)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--new", a->new_path, "The contract to certify (spec folder or catalog file)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--producer", a->producers, "A live producer URL (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--capture", a->captures, "A producer's capture (check --record) or stream file (repeatable)")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--scenario", a->scenarios, "A scenario file: each request is a producer (repeatable)")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--dialect", a->dialect, "The producers' dialect (a scenario request's own dialect wins)");
+  cmd->add_option("--consumer", a->consumers, "A consumer's adapter command at a dialect layer (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--profile", a->profiles, "A consumer profile (repeatable); paired with the consumer of its name")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--format", a->format, "Standard output: text, json, markdown, html or junit")
+      ->check(CLI::IsMember({"text", "json", "markdown", "html", "junit"}))
+      ->capture_default_str();
+  cmd->add_option("--json", a->json, "Also write the JSON report (certify_format 1) to FILE");
+  cmd->add_option("--junit", a->junit, "Also write a JUnit XML report to FILE");
+  cmd->add_option("--html", a->html, "Also write an HTML report to FILE");
+  cmd->add_option("--markdown", a->markdown, "Also write a markdown summary to FILE (a pull-request comment)");
+  cmd->add_option("--case-chunkings", a->case_chunkings,
+                  "Chunkings of NEW's cases on the reference and consumers (as run --chunkings)")
+      ->capture_default_str();
+  cmd->add_option("--probe-random", a->probe_random, "Seeded random chunkings per probe, besides whole and bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 64u));
+  cmd->add_option("--timeout-ms", a->timeout_ms, "Per exchange with a consumer")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 600000));
+  cmd->add_option("--tags", a->tags_file, "The tag list for NEW's generated cases (default: NEW's or the built-in)");
+  cmd->add_flag("--quiet", a->quiet, "No progress lines on standard error");
+  cmd->callback([a, &code] { code = run_certify(*a); });
+}
+
+}  // namespace ssec::cli
