@@ -27,5 +27,6 @@ void add_coverage_command(CLI::App& app, int& code);
 void add_cases_command(CLI::App& app, int& code);
 void add_rules_command(CLI::App& app, int& code);  // rules and explain
 void add_export_command(CLI::App& app, int& code);
+void add_fuzz_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli
