@@ -211,11 +211,28 @@ class fuzz_run {
     return ex;
   }
 
-  std::optional<divergence> try_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
-                                       const sample& s) {
+  std::optional<divergence> judge_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
+                                         const sample& s) {
     const exchange ex = send(proc, c, s);
     auto d = judge(c, ex, st.caps);
     if (d && d->fingerprint == "adapter.malformed") proc.kill();  // its answers may be out of step now
+    return d;
+  }
+
+  // judge_sample, then the repair probes (oracle.hpp, repairs_of): a
+  // divergence that a repair makes disappear is named after the repairs that do.
+  std::optional<divergence> try_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
+                                       const sample& s) {
+    auto d = judge_sample(proc, st, c, s);
+    if (!d || d->fingerprint.starts_with("adapter.") || d->outcome == conf::outcome::informational) return d;
+    std::string causes;
+    for (const auto& r : repairs_of(s)) {
+      const conf::test_case repaired = reference_case(o_.layer, r.repaired, dialect_);
+      const auto again = judge_sample(proc, st, repaired, r.repaired);
+      if (!again || again->outcome == conf::outcome::informational)
+        causes += (causes.empty() ? "" : "+") + std::string(r.name);
+    }
+    if (!causes.empty()) d->fingerprint = std::string(conf::to_string(o_.layer)) + "." + causes;
     return d;
   }
 

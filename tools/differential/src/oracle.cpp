@@ -5,6 +5,7 @@
 #include <span>
 
 #include "sse/dialect/decoder.hpp"
+#include "sse/utf8.hpp"
 #include "ssec/conformance/log.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/harness/grading.hpp"
@@ -140,6 +141,52 @@ bool lacks(const capability_list& caps, std::string_view name) {
 
 }  // namespace
 
+std::vector<repair> repairs_of(const sample& s) {
+  std::vector<repair> out;
+  const auto add = [&](std::string_view name, std::string bytes, bool keep_cuts) {
+    if (bytes == s.bytes && (keep_cuts || s.cuts.empty())) return;
+    sample r;
+    r.origin = s.origin;
+    r.bytes = std::move(bytes);
+    if (keep_cuts) {
+      for (const std::size_t cut : s.cuts) {
+        if (cut < r.bytes.size() && (r.cuts.empty() || r.cuts.back() < cut)) r.cuts.push_back(cut);
+      }
+    }
+    out.push_back(repair{name, std::move(r)});
+  };
+  const std::string& b = s.bytes;
+  add("chunking", b, false);
+  std::string t;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b.compare(i, 3, "\xEF\xBB\xBF") == 0) i += 2;
+    else t += b[i];
+  }
+  add("bom", t, true);
+  t.clear();
+  for (std::size_t i = 0; i < b.size(); ++i) t += b[i] == '\r' && (i + 1 == b.size() || b[i + 1] != '\n') ? '\n' : b[i];
+  add("lone-cr", t, true);
+  t.clear();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b[i] != '\r' || i + 1 == b.size() || b[i + 1] != '\n') t += b[i];
+  }
+  add("crlf", t, true);
+  t.clear();
+  for (const char ch : b) {
+    if (ch != '\0') t += ch;
+  }
+  add("nul", t, true);
+  t.clear();
+  sse::utf8::append_repaired(t, b);
+  add("invalid-utf8", t, true);
+  t.clear();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b[i] != ' ' || t.empty() || t.back() != ' ') t += b[i];
+  }
+  add("spaces", t, true);
+  return out;
+}
+
 std::vector<std::string> brief_difference(std::string_view text, std::size_t max_lines) {
   std::vector<std::string> out;
   while (!text.empty() && out.size() < max_lines) {
@@ -156,8 +203,10 @@ std::vector<std::string> brief_difference(std::string_view text, std::size_t max
 std::string string_difference_class(std::string_view expected, std::string_view got) {
   std::size_t i = 0;
   while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
-  if (i == got.size() && i < expected.size()) return "truncated-before-" + char_class(expected, i);
-  if (i == expected.size() && i < got.size()) return "extended-by-" + char_class(got, i);
+  // A lost or extra tail is one class whatever its first character: one bug
+  // (a value cut short) reached through many streams stays one fingerprint.
+  if (i == got.size() && i < expected.size()) return "truncated";
+  if (i == expected.size() && i < got.size()) return "extended";
   return char_class(expected, i) + "-vs-" + char_class(got, i);
 }
 

@@ -31,7 +31,7 @@ conformance::test_case reference_case(conformance::layer layer, const sample& s,
 
 /// A divergence of one answer from the reference.
 struct divergence {
-  /// The failure class, e.g. "wire.data.truncated-before-lf",
+  /// The failure class, e.g. "wire.data.truncated", "wire.bom",
   /// "wire.events.missing", "chat.kind.structured-vs-plain_text",
   /// "adapter.crash"; ".impl" is appended when the grade is informational.
   /// Characters [a-z0-9._-] only, so it is a file name.
@@ -62,12 +62,28 @@ std::optional<divergence> judge(const conformance::test_case& c, const exchange&
 /// (an empty value, and the answer says 0); empty when none applies.
 std::vector<std::string> retry_decisions(const conformance::test_case& c, const conformance::answer& a);
 
+/// One repair of a stream: the sample with one kind of trouble taken out.
+struct repair {
+  std::string_view name;  ///< "chunking", "bom", "lone-cr", "crlf", "nul", "invalid-utf8", "spaces".
+  sample repaired;
+};
+
+/// The repairs that change `s`, in this order: chunking (all chunks merged),
+/// bom (every EF BB BF removed), lone-cr (every CR not before LF becomes LF),
+/// crlf (every CR LF becomes LF), nul (every 00 removed), invalid-utf8 (the
+/// stream repaired to UTF-8, U+FFFD for each maximal subpart), spaces (each
+/// run of spaces becomes one). A divergence that one of them makes disappear
+/// is named after the repairs that do (tools/docs/fuzz.md, "Fingerprints"),
+/// so one bug reached through many outputs is one fingerprint.
+std::vector<repair> repairs_of(const sample& s);
+
 /// The head of a first_difference text: its lines before the two whole
 /// logs ("expected log ..."), at most `max_lines`.
 std::vector<std::string> brief_difference(std::string_view first_difference, std::size_t max_lines = 4);
 
-/// The class of the first difference between two strings: "truncated-before-lf",
-/// "extended-by-nul", "space-vs-ascii", ... (tools/docs/fuzz.md, "Fingerprints").
+/// The class of the first difference between two strings: "truncated" (got
+/// is a prefix), "extended" (expected is a prefix), else the classes of the
+/// first differing characters: "space-vs-ascii", "lf-vs-cr", ... (tools/docs/fuzz.md, "Fingerprints").
 std::string string_difference_class(std::string_view expected, std::string_view got);
 
 }  // namespace ssec::differential
