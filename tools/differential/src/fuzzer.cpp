@@ -220,19 +220,20 @@ class fuzz_run {
   }
 
   // judge_sample, then the repair probes (oracle.hpp, repairs_of): a
-  // divergence that a repair makes disappear is named after the repairs that do.
+  // divergence that a repair makes disappear (or leaves only informational)
+  // is named after the first such repair, in repairs_of's order.
   std::optional<divergence> try_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
                                        const sample& s) {
     auto d = judge_sample(proc, st, c, s);
     if (!d || d->fingerprint.starts_with("adapter.") || d->outcome == conf::outcome::informational) return d;
-    std::string causes;
     for (const auto& r : repairs_of(s)) {
       const conf::test_case repaired = reference_case(o_.layer, r.repaired, dialect_);
       const auto again = judge_sample(proc, st, repaired, r.repaired);
-      if (!again || again->outcome == conf::outcome::informational)
-        causes += (causes.empty() ? "" : "+") + std::string(r.name);
+      if (!again || again->outcome == conf::outcome::informational) {
+        d->fingerprint = std::string(conf::to_string(o_.layer)) + "." + std::string(r.name);
+        break;
+      }
     }
-    if (!causes.empty()) d->fingerprint = std::string(conf::to_string(o_.layer)) + "." + causes;
     return d;
   }
 

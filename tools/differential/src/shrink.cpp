@@ -39,6 +39,25 @@ class reducer {
     return true;
   }
 
+  // Whole lines first (C-Reduce's line pass): a line is rarely removable
+  // byte by byte, and ddmin's aligned pieces seldom fall on its bounds.
+  bool lines(sample& s) {
+    bool changed = false;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    for (std::size_t start = 0, i = 0; i < s.bytes.size(); ++i) {
+      const bool end =
+          s.bytes[i] == '\n' || (s.bytes[i] == '\r' && (i + 1 == s.bytes.size() || s.bytes[i + 1] != '\n'));
+      if (end || i + 1 == s.bytes.size()) {
+        spans.emplace_back(start, i + 1);
+        start = i + 1;
+      }
+    }
+    for (auto it = spans.rbegin(); it != spans.rend() && !exhausted(); ++it) {
+      if (it->second <= s.bytes.size()) changed |= attempt(s, remove_range(s, it->first, it->second));
+    }
+    return changed;
+  }
+
   bool ddmin(sample& s) {
     bool changed = false;
     std::size_t granularity = 2;
@@ -110,7 +129,8 @@ sample shrink(sample s, const std::function<bool(const sample&)>& interesting, c
   reducer r(interesting, limits, st);
   for (;;) {
     ++st.passes;
-    bool changed = r.ddmin(s);
+    bool changed = r.lines(s);
+    changed |= r.ddmin(s);
     changed |= r.simplify(s);
     changed |= r.merge(s);
     if (r.exhausted()) break;

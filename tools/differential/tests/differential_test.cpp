@@ -147,7 +147,8 @@ TEST(differential_shrink, keeps_only_what_the_predicate_needs) {
 TEST(differential_oracle, string_difference_classes) {
   EXPECT_EQ(diff::string_difference_class("a\nb", "a"), "truncated");
   EXPECT_EQ(diff::string_difference_class("", std::string("a\0", 2)), "extended");
-  EXPECT_EQ(diff::string_difference_class(" a", "a"), "space-vs-ascii");
+  EXPECT_EQ(diff::string_difference_class(" a", "a"), "space-vs-other");
+  EXPECT_EQ(diff::string_difference_class("ab", "a\t"), "differs");
   EXPECT_EQ(diff::string_difference_class("a\nb", "a\rb"), "lf-vs-cr");
 }
 

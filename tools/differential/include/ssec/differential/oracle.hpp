@@ -82,8 +82,10 @@ std::vector<repair> repairs_of(const sample& s);
 std::vector<std::string> brief_difference(std::string_view first_difference, std::size_t max_lines = 4);
 
 /// The class of the first difference between two strings: "truncated" (got
-/// is a prefix), "extended" (expected is a prefix), else the classes of the
-/// first differing characters: "space-vs-ascii", "lf-vs-cr", ... (tools/docs/fuzz.md, "Fingerprints").
+/// is a prefix), "extended" (expected is a prefix), "<a>-vs-<b>" naming the
+/// first differing characters when one carries structure (lf, cr, space,
+/// nul, fffd, bom; any other is "other"): "lf-vs-cr", "space-vs-other"; else "differs". (tools/docs/fuzz.md,
+/// "Fingerprints").
 std::string string_difference_class(std::string_view expected, std::string_view got);
 
 }  // namespace ssec::differential

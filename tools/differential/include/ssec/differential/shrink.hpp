@@ -26,7 +26,7 @@ struct shrink_stats {
 };
 
 /// Reduces `s` while `interesting` holds, in rounds until a round changes
-/// nothing: (1) ddmin over the bytes (remove halves, quarters, ... down to
+/// nothing: (0) each line removed (last first), (1) ddmin over the bytes (remove halves, quarters, ... down to
 /// single bytes; cuts inside a removed range move to its start), (2) replace
 /// each byte that is not printable ASCII (nor LF) by `a`, and each CR by LF,
 /// (3) merge chunks (drop every cut at once, then each cut). `interesting(s)`
