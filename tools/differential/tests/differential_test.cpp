@@ -176,6 +176,17 @@ TEST(differential_oracle, judges_as_run_grades) {
   const auto none = diff::judge(c, answer(json{{"id", id}, {"events", json::array()}, {"retry", nullptr}}.dump()), {});
   ASSERT_TRUE(none);
   EXPECT_EQ(none->fingerprint, "wire.events.missing");
+  // An event too many in front is a count difference, not a data difference.
+  const auto extra = diff::judge(c,
+                                 answer(json{{"id", id},
+                                             {"events",
+                                              {{{"type", "message"}, {"data", ""}, {"lastEventId", ""}},
+                                               {{"type", "message"}, {"data", "a\nb"}, {"lastEventId", ""}}}},
+                                             {"retry", nullptr}}
+                                            .dump()),
+                                 {});
+  ASSERT_TRUE(extra);
+  EXPECT_EQ(extra->fingerprint, "wire.events.extra");
   EXPECT_EQ(diff::judge(c, {ssec::exchange_status::crashed, "", "exited with status 3"}, {})->fingerprint,
             "adapter.crash");
   EXPECT_EQ(diff::judge(c, answer("not json"), {})->fingerprint, "adapter.malformed");

@@ -57,7 +57,7 @@ std::optional<divergence> judge(const conformance::test_case& c, const exchange&
 
 /// The decisions (spec/DECISIONS.md anchors) whose `impl` verdict covers the
 /// retry of answer `a` differing on case `c`: "retry-large" (the final value
-/// is above 2^31-1), "retry-beyond-64-bits" (digits beyond 64 bits, and the
+/// is above 2^31-1 and the answer holds some value for it), "retry-beyond-64-bits" (digits beyond 64 bits, and the
 /// answer holds some value above 2^31-1 or an inexact one), "retry-empty"
 /// (an empty value, and the answer says 0); empty when none applies.
 std::vector<std::string> retry_decisions(const conformance::test_case& c, const conformance::answer& a);
