@@ -177,7 +177,8 @@ class fuzz_run {
       auto& r = report_.impls[k];
       for (const auto& fp : st.order) r.findings.push_back(st.found.at(fp));
       r.over_limit = st.over_limit;
-      r.restarts = st.starts > 0 ? st.starts - 1 : 0;
+      const std::uint64_t first_starts = std::max(1u, o_.jobs);  // each worker starts one
+      r.restarts = st.starts > first_starts ? st.starts - first_starts : 0;
     }
     for (const auto& [key, a] : agreements_) report_.agreements.push_back(a);
   }

@@ -264,9 +264,10 @@ class fuzz_cli : public ::testing::Test {
 };
 
 TEST_F(fuzz_cli, the_reference_adapter_runs_clean) {
-  const auto r = run(fuzz_args("'" + tool + "' adapter", 2));
+  const auto r = run(fuzz_args("'" + tool + "' adapter", 2, "--jobs 2"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   const json j = summary();
+  EXPECT_EQ(j["impls"][0]["restarts"], 0);
   EXPECT_EQ(j["fuzz_format"], 1);
   EXPECT_GT(j["execs"].get<int>(), 100);
   EXPECT_TRUE(j["impls"][0]["findings"].empty()) << j.dump(2);
