@@ -276,9 +276,9 @@ TEST_F(fuzz_cli, the_reference_adapter_runs_clean) {
 
 TEST_F(fuzz_cli, the_reference_adapter_runs_clean_at_every_dialect_layer) {
   for (const char* layer : {"chat", "code", "agent", "workflow"}) {
-    const auto r = run(fuzz_args("'" + tool + "' adapter", 0.7, std::string("--layer ") + layer));
+    const auto r = run(fuzz_args("'" + tool + "' adapter", 0.4, std::string("--layer ") + layer));
     EXPECT_EQ(r.status, 0) << layer << "\n" << r.out << r.err;
-    EXPECT_GT(summary()["execs"].get<int>(), 10) << layer;
+    EXPECT_GT(summary()["execs"].get<int>(), 5) << layer;
   }
 }
 
