@@ -207,6 +207,32 @@ TEST(differential_oracle, judges_as_run_grades) {
   EXPECT_FALSE(diff::judge(set, answer(no_retry), std::vector<std::string>{"bom", "cr"}));
 }
 
+TEST(differential_oracle, judges_dialect_events_as_run_grades) {
+  const auto& cat = *sse::dialect::builtin_catalog().value;
+  const auto* agent = cat.dialect("agent");
+  ASSERT_NE(agent, nullptr);
+  const auto c = diff::reference_case(
+      conf::layer::agent, diff::sample_from_chunks({"data: {\"type\":\"message_chunk\",\"content\":\"Hi\"}\n\n"}),
+      agent);
+  ASSERT_EQ(c.dialect_events.size(), 1u);
+  EXPECT_EQ(c.dialect_events[0].value("kind", ""), "structured");
+  const auto line = [&](const json& events) { return json{{"id", c.path()}, {"events", events}}.dump(); };
+  EXPECT_FALSE(diff::judge(c, answer(line(json::array({c.dialect_events[0]}))), {}));
+  json other = c.dialect_events[0];
+  other["fields"]["content"] = "Hx";
+  const auto d = diff::judge(c, answer(line(json::array({other}))), {});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fingerprint, "agent.field.content");
+  const json text{{"kind", "plain_text"}, {"text", "x"}, {"raw", "x"}};
+  const auto kind = diff::judge(c, answer(line(json::array({text}))), {});
+  ASSERT_TRUE(kind);
+  EXPECT_EQ(kind->fingerprint, "agent.kind.structured-vs-plain_text") << kind->first_difference;
+  EXPECT_EQ(d->outcome, conf::outcome::fail);
+  const auto none = diff::judge(c, answer(line(json::array())), {});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->fingerprint, "agent.events.missing");
+}
+
 TEST(differential_case_writer, written_case_loads_back_byte_exact) {
   const auto s = diff::sample_from_chunks({"\xEF\xBB",
                                            "\xBF"
