@@ -29,5 +29,6 @@ void add_rules_command(CLI::App& app, int& code);  // rules and explain
 void add_export_command(CLI::App& app, int& code);
 void add_certify_command(CLI::App& app, int& code);
 void add_catalog_command(CLI::App& app, int& code);  // catalog diff, catalog rules
+void add_fuzz_command(CLI::App& app, int& code);
 
 }  // namespace ssec::cli

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   ssec::cli::add_export_command(app, code);
   ssec::cli::add_certify_command(app, code);
   ssec::cli::add_catalog_command(app, code);
+  ssec::cli::add_fuzz_command(app, code);
   // `help [SUBCOMMAND]`, and a mistyped subcommand answered with the nearest one.
   if (argc >= 2 && argv[1][0] != '-') {
     const std::string first = argv[1];

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform fuzz` (tools/docs/fuzz.md): differential fuzzing of one or
+// more implementations behind the adapter protocol against the reference,
+// each new divergence shrunk and written as a case file that `sse-conform
+// run --impl CMD --cases DIR` reproduces; and the replay of saved findings.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/case.hpp"
+#include "ssec/differential/oracle.hpp"
+#include "ssec/harness/engine.hpp"
+
+namespace ssec::differential {
+
+/// The version of the JSON summary (`fuzz_format`), tools/docs/fuzz.md.
+inline constexpr int fuzz_format_version = 1;
+
+struct fuzz_options {
+  std::vector<std::string> impls;  ///< Adapter commands (/bin/sh -c); at least one.
+  conformance::layer layer = conformance::layer::wire;
+  std::shared_ptr<const sse::dialect::catalog> contract;  ///< Dialect layers: the catalog the layer comes from.
+  double budget_seconds = 60;                             ///< Time for generating and running samples.
+  std::uint64_t seed = 1;
+  std::uint64_t max_execs = 0;  ///< Stop after this many samples (0: only the budget stops).
+  std::filesystem::path out_dir = "fuzz-findings";
+  unsigned jobs = 1;
+  std::chrono::milliseconds timeout{2000};  ///< Per request; a slower answer is an `adapter.timeout` finding.
+  std::chrono::milliseconds hello_timeout{10000};
+  std::size_t max_fingerprints = 64;  ///< Per implementation; later new fingerprints are counted, not kept.
+  double shrink_seconds = 10;         ///< Per finding.
+  std::size_t shrink_tests = 4000;    ///< Per finding.
+  std::vector<std::string> seeds;     ///< Streams to mutate (load_seeds).
+  std::string reference_version;      ///< "sse-conform 0.4.0", for provenance.
+  std::string tool;                   ///< How the reproduce command starts ("sse-conform").
+};
+
+/// The inputs of the cases of `layer` under `cases_dir` (all layers' cases
+/// feed the wire layer) and, for the wire layer, the files of
+/// `corpus_dir/sse_parse_fuzzer` up to 4 KiB; a directory that does not
+/// exist gives nothing. Sorted, without duplicates, so a seed is reproducible.
+std::vector<std::string> load_seeds(const std::filesystem::path& cases_dir, const std::filesystem::path& tags_file,
+                                    const std::filesystem::path& corpus_dir, conformance::layer layer);
+
+/// One fingerprint of one implementation, with its one exemplar.
+struct finding {
+  divergence d;                  ///< As first seen (grade, difference).
+  std::uint64_t hits = 0;        ///< Samples that showed it.
+  std::uint64_t first_exec = 0;  ///< The sample index that found it.
+  std::size_t original_bytes = 0;
+  std::size_t shrunk_bytes = 0;
+  std::size_t shrunk_chunks = 0;
+  std::size_t shrink_tests = 0;
+  bool shrink_complete = false;
+  std::filesystem::path file;  ///< Where it was written (empty: not kept, over max_fingerprints).
+  std::string reproduce;       ///< One command that reproduces it.
+  std::string shrunk_escaped;  ///< The shrunk chunks, escaped (describe_chunks).
+};
+
+/// Divergences where implementations answered alike and differ from the reference.
+struct agreement {
+  std::vector<std::string> impls;  ///< Their hello names.
+  std::string fingerprint;         ///< The fingerprint of the first of them.
+  std::uint64_t hits = 0;
+};
+
+struct impl_report {
+  std::string command;
+  harness::adapter_info info;
+  std::string setup_error;  ///< Non-empty: its first hello failed (exit 2).
+  std::uint64_t restarts = 0;
+  std::uint64_t over_limit = 0;   ///< New fingerprints seen after max_fingerprints.
+  std::vector<finding> findings;  ///< In the order found.
+  std::filesystem::path dir;      ///< Where its findings are written.
+};
+
+struct fuzz_report {
+  std::vector<impl_report> impls;
+  std::vector<agreement> agreements;
+  std::uint64_t execs = 0;
+  double seconds = 0;
+  std::size_t seed_streams = 0;
+  /// 0 clean (informational findings only), 1 a divergence, 2 setup error.
+  int exit_code() const;
+};
+
+/// A snapshot for progress lines.
+struct fuzz_progress {
+  std::uint64_t execs = 0;
+  double elapsed = 0;
+  double budget = 0;
+  std::size_t fingerprints = 0;
+  std::size_t informational = 0;
+};
+/// "fuzz: 1234 execs, 456/s, 2 fingerprints (1 informational), 27 s left".
+std::string progress_line(const fuzz_progress& p);
+
+/// Runs the fuzzer; `progress` (if set) is called from the calling thread
+/// about every `progress_every` while it runs, and once at the end.
+fuzz_report run_fuzz(const fuzz_options& o, const std::function<void(const fuzz_progress&)>& progress = {},
+                     std::chrono::milliseconds progress_every = std::chrono::milliseconds(1000));
+
+/// The summary as text (what the command prints) and as JSON (fuzz_format 1).
+std::string summary_text(const fuzz_report& r, const fuzz_options& o);
+nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o);
+
+/// One replayed finding: `still-failing`, `fixed` (passes now),
+/// `informational` (differs where a decision leaves it open), `skip`.
+struct replay_entry {
+  std::string path;  ///< The case's path (layer/topic/id).
+  std::string file;  ///< Its file:line.
+  std::string status;
+  std::string detail;  ///< The outcome and reason from the run engine.
+};
+struct replay_report {
+  std::string setup_error;
+  std::vector<replay_entry> entries;
+  /// 1 when one is still failing, 0 otherwise, 2 on a setup error.
+  int exit_code() const;
+};
+/// Re-runs the cases `cases` (the files of a findings folder) through
+/// `run`'s engine, each under its written chunking.
+replay_report replay(const std::vector<const conformance::test_case*>& cases, const harness::run_options& o);
+
+}  // namespace ssec::differential

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+#include "ssec/differential/fuzzer.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "ssec/conformance/loader.hpp"
+#include "ssec/conformance/runner.hpp"
+#include "ssec/differential/case_writer.hpp"
+#include "ssec/differential/shrink.hpp"
+#include "ssec/text.hpp"
+
+namespace ssec::differential {
+
+namespace conf = ssec::conformance;
+namespace fs = std::filesystem;
+using steady = std::chrono::steady_clock;
+
+std::vector<std::string> load_seeds(const fs::path& cases_dir, const fs::path& tags_file, const fs::path& corpus_dir,
+                                    conf::layer layer) {
+  std::set<std::string> seeds;
+  std::error_code ec;
+  if (fs::is_directory(cases_dir, ec)) {
+    std::vector<ssec::error> errors;
+    const auto tags = conf::load_tags(tags_file, tags_file.string(), errors);
+    const auto loaded = conf::load_case_tree(cases_dir, cases_dir.string(), tags);
+    for (const auto& c : loaded.value) {
+      if (c.input.size() > 4096 || c.input.empty()) continue;
+      if (layer == conf::layer::wire || c.layer == layer) seeds.insert(c.input);
+    }
+  }
+  const fs::path corpus = corpus_dir / "sse_parse_fuzzer";
+  if (layer == conf::layer::wire && fs::is_directory(corpus, ec)) {
+    for (const auto& entry : fs::directory_iterator(corpus, ec)) {
+      if (!entry.is_regular_file() || entry.file_size() > 4096 || entry.file_size() == 0) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      seeds.insert(std::string(std::istreambuf_iterator<char>(in), {}));
+    }
+  }
+  return {seeds.begin(), seeds.end()};
+}
+
+int fuzz_report::exit_code() const {
+  int code = 0;
+  for (const auto& i : impls) {
+    if (!i.setup_error.empty()) return 2;
+    for (const auto& f : i.findings) {
+      if (f.d.outcome != conf::outcome::informational) code = 1;
+    }
+  }
+  return code;
+}
+
+int replay_report::exit_code() const {
+  if (!setup_error.empty()) return 2;
+  return std::any_of(entries.begin(), entries.end(), [](const replay_entry& e) { return e.status == "still-failing"; })
+             ? 1
+             : 0;
+}
+
+std::string progress_line(const fuzz_progress& p) {
+  char text[200];
+  const double rate = p.elapsed > 0 ? static_cast<double>(p.execs) / p.elapsed : 0;
+  std::snprintf(text, sizeof text, "fuzz: %llu execs, %.0f/s, %zu fingerprints (%zu informational), %.0f s left",
+                static_cast<unsigned long long>(p.execs), rate, p.fingerprints, p.informational,
+                std::max(0.0, p.budget - p.elapsed));
+  return text;
+}
+
+namespace {
+
+// One implementation as the run sees it, shared by the workers.
+struct impl_state {
+  std::string command;
+  harness::adapter_info info;
+  capability_list caps;
+  fs::path dir;
+  std::mutex mutex;                      // guards everything below
+  std::map<std::string, finding> found;  // by fingerprint
+  std::vector<std::string> order;        // fingerprints in the order found
+  std::uint64_t over_limit = 0;
+  std::uint64_t starts = 0;
+};
+
+std::string dir_name(std::string_view name) {
+  std::string out;
+  for (const char ch : name) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+                    ch == '.' || ch == '_';
+    out += ok ? ch : '_';
+  }
+  return out.empty() || out[0] == '.' ? "impl" + out : out;
+}
+
+class fuzz_run {
+ public:
+  fuzz_run(const fuzz_options& o, fuzz_report& report) : o_(o), report_(report) {}
+
+  bool setup() {
+    if (o_.layer != conf::layer::wire) {
+      dialect_ = o_.contract ? o_.contract->dialect(std::string(conf::to_string(o_.layer))) : nullptr;
+    }
+    gen_ = std::make_unique<generator>(o_.layer, dialect_, o_.seeds, o_.seed);
+    report_.seed_streams = o_.seeds.size();
+    bool ok = true;
+    std::set<std::string> dirs;
+    for (const auto& command : o_.impls) {
+      auto state = std::make_unique<impl_state>();
+      state->command = command;
+      impl_report r;
+      r.command = command;
+      adapter_process probe(command);
+      const auto hello = harness::say_hello(probe, o_.hello_timeout);
+      probe.stop();
+      if (!hello) {
+        r.setup_error = hello.error().message;
+        ok = false;
+      } else {
+        state->info = *hello;
+        state->caps = hello->capabilities;
+        const std::string layer(conf::to_string(o_.layer));
+        if (std::find(hello->layers.begin(), hello->layers.end(), layer) == hello->layers.end()) {
+          r.setup_error = "the adapter does not implement layer " + layer + " (its hello lists " +
+                          ssec::join(hello->layers, ", ") + ")";
+          ok = false;
+        }
+      }
+      // One implementation writes into the folder itself; several each into a subfolder.
+      state->dir = o_.out_dir;
+      if (o_.impls.size() > 1) {
+        std::string name = dir_name(state->info.name.empty() ? "impl" : state->info.name);
+        while (!dirs.insert(name).second) name += "_";
+        state->dir /= name;
+      }
+      r.info = state->info;
+      r.dir = state->dir;
+      report_.impls.push_back(std::move(r));
+      impls_.push_back(std::move(state));
+    }
+    if (o_.layer != conf::layer::wire && dialect_ == nullptr && ok) {
+      report_.impls.front().setup_error = "the contract has no dialect " + std::string(conf::to_string(o_.layer));
+      ok = false;
+    }
+    return ok;
+  }
+
+  void run(const std::function<void(const fuzz_progress&)>& progress, std::chrono::milliseconds every) {
+    started_ = steady::now();
+    deadline_ = started_ + std::chrono::milliseconds(static_cast<std::int64_t>(o_.budget_seconds * 1000));
+    std::vector<std::thread> threads;
+    std::atomic<unsigned> running{std::max(1u, o_.jobs)};
+    for (unsigned j = 0; j < std::max(1u, o_.jobs); ++j) {
+      threads.emplace_back([this, &running] {
+        work();
+        --running;
+      });
+    }
+    auto last = steady::now();
+    while (running > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (progress && steady::now() - last >= every) {
+        last = steady::now();
+        progress(snapshot());
+      }
+    }
+    for (auto& t : threads) t.join();
+    report_.execs = execs_;
+    report_.seconds = std::chrono::duration<double>(steady::now() - started_).count();
+    if (progress) progress(snapshot());
+    for (std::size_t k = 0; k < impls_.size(); ++k) {
+      auto& st = *impls_[k];
+      auto& r = report_.impls[k];
+      for (const auto& fp : st.order) r.findings.push_back(st.found.at(fp));
+      r.over_limit = st.over_limit;
+      const std::uint64_t first_starts = std::max(1u, o_.jobs);  // each worker starts one
+      r.restarts = st.starts > first_starts ? st.starts - first_starts : 0;
+    }
+    for (const auto& [key, a] : agreements_) report_.agreements.push_back(a);
+  }
+
+ private:
+  fuzz_progress snapshot() {
+    fuzz_progress p;
+    p.execs = execs_;
+    p.elapsed = std::chrono::duration<double>(steady::now() - started_).count();
+    p.budget = o_.budget_seconds;
+    for (auto& st : impls_) {
+      const std::lock_guard lock(st->mutex);
+      p.fingerprints += st->found.size();
+      for (const auto& [fp, f] : st->found) p.informational += f.d.outcome == conf::outcome::informational;
+    }
+    return p;
+  }
+
+  // Sends `s` (whose case is `c`) to `proc`, starting it and saying hello first when needed.
+  exchange send(adapter_process& proc, const conf::test_case& c, const sample& s) {
+    if (!proc.running()) {
+      if (const auto hello = harness::say_hello(proc, o_.hello_timeout); !hello) {
+        proc.kill();
+        return exchange{exchange_status::not_running, "", hello.error().message};
+      }
+    }
+    const auto chunks = chunks_of(s);
+    const std::string line = harness::parse_request_line(c.path(), conf::to_string(c.layer), chunks);
+    exchange ex = proc.exchange_line(line, o_.timeout);
+    if (ex.status != exchange_status::ok) proc.kill();
+    return ex;
+  }
+
+  std::optional<divergence> judge_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
+                                         const sample& s) {
+    const exchange ex = send(proc, c, s);
+    auto d = judge(c, ex, st.caps);
+    if (d && d->fingerprint == "adapter.malformed") proc.kill();  // its answers may be out of step now
+    return d;
+  }
+
+  // judge_sample, then the repair probes (oracle.hpp, repairs_of): a
+  // divergence that a repair makes disappear (or leaves only informational)
+  // is named after the first such repair, in repairs_of's order.
+  std::optional<divergence> try_sample(adapter_process& proc, impl_state& st, const conf::test_case& c,
+                                       const sample& s) {
+    auto d = judge_sample(proc, st, c, s);
+    if (!d || d->fingerprint.starts_with("adapter.") || d->outcome == conf::outcome::informational) return d;
+    for (const auto& r : repairs_of(s)) {
+      const conf::test_case repaired = reference_case(o_.layer, r.repaired, dialect_);
+      const auto again = judge_sample(proc, st, repaired, r.repaired);
+      if (!again || again->outcome == conf::outcome::informational) {
+        d->fingerprint = std::string(conf::to_string(o_.layer)) + "." + std::string(r.name);
+        break;
+      }
+    }
+    return d;
+  }
+
+  void work() {
+    std::vector<std::unique_ptr<adapter_process>> procs;
+    for (const auto& st : impls_) procs.push_back(std::make_unique<adapter_process>(st->command));
+    std::vector<int> starts_seen(impls_.size(), 0);
+    while (steady::now() < deadline_) {
+      const std::uint64_t index = next_++;
+      if (o_.max_execs != 0 && index >= o_.max_execs) break;
+      const sample s = gen_->make(index);
+      const conf::test_case c = reference_case(o_.layer, s, dialect_);
+      std::vector<std::optional<divergence>> results(impls_.size());
+      for (std::size_t k = 0; k < impls_.size(); ++k) results[k] = try_sample(*procs[k], *impls_[k], c, s);
+      ++execs_;
+      for (std::size_t k = 0; k < impls_.size(); ++k) {
+        if (results[k]) record(k, *procs[k], index, s, *results[k]);
+      }
+      if (impls_.size() > 1) note_agreements(results);
+      for (std::size_t k = 0; k < impls_.size(); ++k) {
+        const int now = procs[k]->starts();
+        if (now != starts_seen[k]) {
+          const std::lock_guard lock(impls_[k]->mutex);
+          impls_[k]->starts += static_cast<std::uint64_t>(now - starts_seen[k]);
+          starts_seen[k] = now;
+        }
+      }
+    }
+    for (auto& p : procs) p->stop();
+  }
+
+  void note_agreements(const std::vector<std::optional<divergence>>& results) {
+    std::map<std::string, std::vector<std::size_t>> groups;
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      if (results[k]) groups[results[k]->answer_key].push_back(k);
+    }
+    for (const auto& [key, members] : groups) {
+      if (members.size() < 2) continue;
+      std::string id;
+      agreement a;
+      for (const std::size_t k : members) {
+        a.impls.push_back(impls_[k]->info.name);
+        id += impls_[k]->info.name + "\n";
+      }
+      a.fingerprint = results[members.front()]->fingerprint;
+      id += a.fingerprint;
+      const std::lock_guard lock(agreements_mutex_);
+      auto it = agreements_.find(id);
+      if (it == agreements_.end()) {
+        if (agreements_.size() >= 256) continue;  // bounded
+        it = agreements_.emplace(id, a).first;
+      }
+      ++it->second.hits;
+    }
+  }
+
+  void record(std::size_t k, adapter_process& proc, std::uint64_t index, const sample& s, const divergence& d) {
+    impl_state& st = *impls_[k];
+    {
+      const std::lock_guard lock(st.mutex);
+      if (auto it = st.found.find(d.fingerprint); it != st.found.end()) {
+        ++it->second.hits;
+        return;
+      }
+      if (st.found.size() >= o_.max_fingerprints) {
+        ++st.over_limit;
+        return;
+      }
+      finding f;
+      f.d = d;
+      f.hits = 1;
+      f.first_exec = index;
+      f.original_bytes = s.bytes.size();
+      st.found.emplace(d.fingerprint, f);
+      st.order.push_back(d.fingerprint);
+    }
+    // Shrink while it keeps its fingerprint, on this worker's adapter.
+    const bool gradeable = conf::missing_capabilities(reference_case(o_.layer, s, dialect_), st.caps).empty();
+    const auto interesting = [&](const sample& candidate) {
+      const conf::test_case c = reference_case(o_.layer, candidate, dialect_);
+      if (gradeable && !conf::missing_capabilities(c, st.caps).empty()) return false;
+      const auto again = try_sample(proc, st, c, candidate);
+      return again && again->fingerprint == d.fingerprint;
+    };
+    shrink_limits limits;
+    const bool slow = d.fingerprint == "adapter.timeout" || d.fingerprint == "adapter.not-running";
+    limits.max_tests = slow ? 12 : o_.shrink_tests;
+    limits.deadline = steady::now() + std::chrono::milliseconds(static_cast<std::int64_t>(o_.shrink_seconds * 1000));
+    shrink_stats stats;
+    const sample small = shrink(s, interesting, limits, &stats);
+    const conf::test_case c = reference_case(o_.layer, small, dialect_);
+    divergence final_d = d;
+    if (auto again = try_sample(proc, st, c, small); again && again->fingerprint == d.fingerprint) final_d = *again;
+
+    provenance p;
+    p.seed = o_.seed;
+    p.sample_index = index;
+    p.reference = o_.reference_version;
+    p.impl_name = st.info.name;
+    p.impl_version = st.info.version;
+    p.impl_command = st.command;
+    const std::string text = finding_case_text(c, final_d, p);
+    std::error_code ec;
+    fs::create_directories(st.dir, ec);
+    const fs::path file = st.dir / (d.fingerprint + ".yaml");
+    std::ofstream(file, std::ios::binary) << text;
+
+    const std::lock_guard lock(st.mutex);
+    finding& f = st.found.at(d.fingerprint);
+    f.d = final_d;
+    f.shrunk_bytes = small.bytes.size();
+    f.shrunk_chunks = small.cuts.size() + 1;
+    f.shrink_tests = stats.tests;
+    f.shrink_complete = stats.complete;
+    f.file = file;
+    f.shrunk_escaped = conf::describe_chunks(chunks_of(small), 200);
+    conf::test_case named = c;
+    named.id = finding_id(st.info.name + "/" + d.fingerprint);
+    named.topic = d.fingerprint;
+    f.reproduce = o_.tool + " run --impl " + harness::shell_quote(st.command) + " --cases " +
+                  harness::shell_quote(st.dir.string()) + " --run " + harness::shell_quote(named.path()) +
+                  " --chunking as-written";
+  }
+
+  const fuzz_options& o_;
+  fuzz_report& report_;
+  const sse::dialect::dialect_spec* dialect_ = nullptr;
+  std::unique_ptr<generator> gen_;
+  std::vector<std::unique_ptr<impl_state>> impls_;
+  std::atomic<std::uint64_t> next_{0};
+  std::atomic<std::uint64_t> execs_{0};
+  steady::time_point started_, deadline_;
+  std::mutex agreements_mutex_;
+  std::map<std::string, agreement> agreements_;
+};
+
+}  // namespace
+
+fuzz_report run_fuzz(const fuzz_options& o, const std::function<void(const fuzz_progress&)>& progress,
+                     std::chrono::milliseconds progress_every) {
+  fuzz_report report;
+  fuzz_run run(o, report);
+  if (!run.setup()) return report;
+  run.run(progress, progress_every);
+  return report;
+}
+
+replay_report replay(const std::vector<const conf::test_case*>& cases, const harness::run_options& o) {
+  replay_report out;
+  harness::run_options ro = o;
+  ro.only_chunking = conf::chunking{conf::chunking::kind::as_written, 0};
+  const harness::run_result r = harness::run_cases(cases, ro);
+  if (!r.setup_error.empty()) {
+    out.setup_error = r.setup_error;
+    return out;
+  }
+  for (const auto& c : r.cases) {
+    replay_entry e;
+    e.path = c.path;
+    e.file = c.c->where.to_string();
+    switch (c.outcome) {
+      case conf::outcome::pass: e.status = "fixed"; break;
+      case conf::outcome::informational: e.status = "informational"; break;
+      case conf::outcome::skip: e.status = "skip"; break;
+      default: e.status = "still-failing"; break;
+    }
+    e.detail = std::string(conf::to_string(c.outcome)) + (c.reason.empty() ? "" : ": " + c.reason);
+    out.entries.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace ssec::differential

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The end-of-run summary of `sse-conform fuzz`, as text and as JSON
+// (fuzz_format 1, tools/docs/fuzz.md).
+#include <sstream>
+
+#include "ssec/differential/fuzzer.hpp"
+#include "ssec/text.hpp"
+
+namespace ssec::differential {
+
+namespace conf = ssec::conformance;
+
+namespace {
+std::string reproduce_all(const fuzz_options& o, const impl_report& i) {
+  return o.tool + " run --impl " + harness::shell_quote(i.command) + " --cases " + harness::shell_quote(i.dir.string());
+}
+double rate(const fuzz_report& r) { return r.seconds > 0 ? static_cast<double>(r.execs) / r.seconds : 0; }
+}  // namespace
+
+std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(1);
+  out << "sse-conform fuzz: " << r.execs << " samples in " << r.seconds << " s (";
+  out.precision(0);
+  out << rate(r) << "/s), layer " << conf::to_string(o.layer) << ", seed " << o.seed << ", " << r.seed_streams
+      << " seed streams\n";
+  for (const auto& i : r.impls) {
+    if (!i.setup_error.empty()) {
+      out << i.command << ": setup error: " << i.setup_error << "\n";
+      continue;
+    }
+    std::size_t bugs = 0;
+    for (const auto& f : i.findings) bugs += f.d.outcome != conf::outcome::informational;
+    out << i.info.name << " " << i.info.version << ": " << i.findings.size() << " fingerprint"
+        << (i.findings.size() == 1 ? "" : "s") << " (" << bugs << " divergence" << (bugs == 1 ? "" : "s") << ", "
+        << i.findings.size() - bugs << " informational), " << i.restarts << " restart" << (i.restarts == 1 ? "" : "s");
+    if (i.over_limit > 0) out << ", " << i.over_limit << " more not kept (--max-fingerprints)";
+    out << "\n";
+    for (const auto& f : i.findings) {
+      out << "  " << conf::to_string(f.d.outcome) << "  " << f.d.fingerprint << "  (" << f.hits << " hit"
+          << (f.hits == 1 ? "" : "s") << "; shrunk " << f.original_bytes << " -> " << f.shrunk_bytes << " bytes in "
+          << f.shrunk_chunks << " chunk" << (f.shrunk_chunks == 1 ? "" : "s") << ")\n";
+      out << "      input " << f.shrunk_escaped << "\n";
+      for (const auto& line : brief_difference(f.d.first_difference)) out << "      " << line << "\n";
+      out << "      " << f.file.string() << "\n";
+    }
+    if (!i.findings.empty()) out << "  reproduce: " << reproduce_all(o, i) << "\n";
+  }
+  for (const auto& a : r.agreements) {
+    out << "agree with each other, not with the reference: " << ssec::join(a.impls, ", ") << " on " << a.fingerprint
+        << " (" << a.hits << " sample" << (a.hits == 1 ? "" : "s") << ")\n";
+  }
+  return out.str();
+}
+
+nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o) {
+  using oj = nlohmann::ordered_json;
+  oj j;
+  j["fuzz_format"] = fuzz_format_version;
+  j["layer"] = conf::to_string(o.layer);
+  j["seed"] = o.seed;
+  j["budget_seconds"] = o.budget_seconds;
+  j["seconds"] = r.seconds;
+  j["execs"] = r.execs;
+  j["execs_per_second"] = rate(r);
+  j["generator_version"] = generator_version;
+  j["reference"] = o.reference_version;
+  j["seed_streams"] = r.seed_streams;
+  j["out"] = o.out_dir.string();
+  oj impls = oj::array();
+  for (const auto& i : r.impls) {
+    oj ij;
+    ij["command"] = i.command;
+    ij["name"] = i.info.name;
+    ij["version"] = i.info.version;
+    if (!i.setup_error.empty()) ij["setup_error"] = i.setup_error;
+    ij["restarts"] = i.restarts;
+    ij["fingerprints"] = i.findings.size();
+    ij["over_limit"] = i.over_limit;
+    oj findings = oj::array();
+    for (const auto& f : i.findings) {
+      oj fj;
+      fj["fingerprint"] = f.d.fingerprint;
+      fj["grade"] = conf::to_string(f.d.outcome);
+      fj["hits"] = f.hits;
+      fj["first_sample"] = f.first_exec;
+      fj["original_bytes"] = f.original_bytes;
+      fj["bytes"] = f.shrunk_bytes;
+      fj["chunks"] = f.shrunk_chunks;
+      fj["shrink_tests"] = f.shrink_tests;
+      fj["shrink_complete"] = f.shrink_complete;
+      fj["input"] = f.shrunk_escaped;
+      fj["first_difference"] = f.d.first_difference;
+      fj["file"] = f.file.string();
+      fj["reproduce"] = f.reproduce;
+      findings.push_back(std::move(fj));
+    }
+    ij["findings"] = std::move(findings);
+    ij["reproduce"] = i.findings.empty() ? "" : reproduce_all(o, i);
+    impls.push_back(std::move(ij));
+  }
+  j["impls"] = std::move(impls);
+  oj agreements = oj::array();
+  for (const auto& a : r.agreements)
+    agreements.push_back({{"impls", a.impls}, {"fingerprint", a.fingerprint}, {"hits", a.hits}});
+  j["agreements"] = std::move(agreements);
+  j["exit"] = r.exit_code();
+  return j;
+}
+
+}  // namespace ssec::differential

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+// `sse-conform fuzz` (tools/docs/fuzz.md): the generator, oracle, shrinker and
+// case writer on their own, then the command run as a user runs it against
+// the reference adapter and against one-bug variants of a toy parser
+// (toy_adapter.cpp): each bug is found, shrunk small, and its case fails the
+// variant and passes the reference through `sse-conform run`.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ssec/conformance/loader.hpp"
+#include "ssec/differential/case_writer.hpp"
+#include "ssec/differential/fuzzer.hpp"
+#include "ssec/differential/shrink.hpp"
+
+namespace {
+
+namespace conf = ssec::conformance;
+namespace diff = ssec::differential;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string tool = SSE_CONFORM_BIN;
+const std::string toy = TOY_ADAPTER;
+const fs::path source_dir = SSEC_SOURCE_DIR;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+conf::tag_list project_tags() {
+  std::vector<ssec::error> errors;
+  auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
+  EXPECT_TRUE(errors.empty());
+  return tags;
+}
+
+// ---- the parts ---------------------------------------------------------------
+
+TEST(differential_generator, same_seed_same_samples_and_valid_cuts) {
+  const diff::generator a(conf::layer::wire, nullptr, {"data: seed\n\n"}, 42);
+  const diff::generator b(conf::layer::wire, nullptr, {"data: seed\n\n"}, 42);
+  const diff::generator c(conf::layer::wire, nullptr, {"data: seed\n\n"}, 43);
+  std::size_t differ = 0;
+  for (std::uint64_t i = 0; i < 300; ++i) {
+    const auto s = a.make(i);
+    const auto t = b.make(i);
+    EXPECT_EQ(s.bytes, t.bytes);
+    EXPECT_EQ(s.cuts, t.cuts);
+    differ += c.make(i).bytes != s.bytes;
+    for (std::size_t k = 0; k < s.cuts.size(); ++k) {
+      EXPECT_GT(s.cuts[k], k == 0 ? 0u : s.cuts[k - 1]);
+      EXPECT_LT(s.cuts[k], s.bytes.size());
+    }
+  }
+  EXPECT_GT(differ, 250u);
+}
+
+TEST(differential_generator, reaches_the_corners) {
+  const diff::generator g(conf::layer::wire, nullptr, {"data: a\r\n\r\n"}, 7);
+  std::set<std::string> seen;
+  for (std::uint64_t i = 0; i < 4000; ++i) {
+    const auto s = g.make(i);
+    const std::string& b = s.bytes;
+    if (b.starts_with("\xEF\xBB\xBF")) seen.insert("bom");
+    if (b.find("\r\n") != std::string::npos) seen.insert("crlf");
+    if (b.find('\r') != std::string::npos && b.find('\n') == std::string::npos) seen.insert("cr-only");
+    if (b.find("id:") != std::string::npos && b.find('\0') != std::string::npos) seen.insert("id-nul");
+    if (b.find("\n\n\n") != std::string::npos) seen.insert("blank-run");
+    if (b.find("18446744073709551616") != std::string::npos) seen.insert("retry-edge");
+    if (b.find(std::string(4096, 'x')) != std::string::npos) seen.insert("long-line");
+    if (b.find("\xF0\x9F\x98\x80") != std::string::npos) seen.insert("utf8-4");
+    if (b.find('\xFF') != std::string::npos) seen.insert("invalid-utf8");
+    if (s.origin == "mutation") seen.insert("mutation");
+    for (const std::size_t cut : s.cuts) {
+      if (b[cut - 1] == '\r' && b[cut] == '\n') seen.insert("cut-in-crlf");
+      if ((static_cast<unsigned char>(b[cut]) & 0xC0) == 0x80) seen.insert("cut-in-utf8");
+    }
+    if (s.cuts.size() + 1 == b.size() && b.size() > 8) seen.insert("bytes");
+  }
+  for (const char* want : {"bom", "crlf", "cr-only", "id-nul", "blank-run", "retry-edge", "long-line", "utf8-4",
+                           "invalid-utf8", "mutation", "cut-in-crlf", "cut-in-utf8", "bytes"}) {
+    EXPECT_TRUE(seen.count(want)) << want;
+  }
+}
+
+TEST(differential_generator, dialect_samples_hold_catalog_and_unknown_types) {
+  const auto& cat = *sse::dialect::builtin_catalog().value;
+  const auto* agent = cat.dialect("agent");
+  ASSERT_NE(agent, nullptr);
+  const diff::generator g(conf::layer::agent, agent, {}, 3);
+  std::set<std::string> kinds;
+  for (std::uint64_t i = 0; i < 500; ++i) {
+    const auto c = diff::reference_case(conf::layer::agent, g.make(i), agent);
+    for (const auto& e : c.dialect_events) kinds.insert(e.value("kind", ""));
+  }
+  EXPECT_TRUE(kinds.count("structured"));
+  EXPECT_TRUE(kinds.count("unknown"));
+  EXPECT_TRUE(kinds.count("plain_text"));
+}
+
+TEST(differential_shrink, remove_range_moves_cuts) {
+  diff::sample s;
+  s.bytes = "abcdefgh";
+  s.cuts = {2, 4, 6};
+  const auto t = diff::remove_range(s, 3, 5);  // "abc" + "fgh"
+  EXPECT_EQ(t.bytes, "abcfgh");
+  EXPECT_EQ(t.cuts, (std::vector<std::size_t>{2, 3, 4}));
+}
+
+TEST(differential_shrink, keeps_only_what_the_predicate_needs) {
+  // Interesting: a cut between a CR and its LF.
+  diff::sample s;
+  s.bytes = "data: \xC3\xA9t\xC3\xA9\r\n\x01retry: 5\r\n\r\nmore bytes\n";
+  const std::size_t crlf = s.bytes.find("\r\n");
+  s.cuts = {3, crlf + 1, crlf + 5};
+  const auto split_crlf = [](const diff::sample& c) {
+    for (const std::size_t cut : c.cuts) {
+      if (c.bytes[cut - 1] == '\r' && c.bytes[cut] == '\n') return true;
+    }
+    return false;
+  };
+  diff::shrink_stats stats;
+  const auto small = diff::shrink(s, split_crlf, {}, &stats);
+  EXPECT_EQ(small.bytes, "\r\n");
+  EXPECT_EQ(small.cuts, (std::vector<std::size_t>{1}));
+  EXPECT_TRUE(stats.complete);
+  // Simplification: non-printable bytes become printable when they may.
+  diff::sample t;
+  t.bytes = "\x01Q\xFF";
+  const auto plain = diff::shrink(
+      t, [](const diff::sample& c) { return c.bytes.size() == 3 && c.bytes.find('Q') != std::string::npos; }, {});
+  EXPECT_EQ(plain.bytes, "aQa");
+}
+
+TEST(differential_oracle, string_difference_classes) {
+  EXPECT_EQ(diff::string_difference_class("a\nb", "a"), "truncated");
+  EXPECT_EQ(diff::string_difference_class("", std::string("a\0", 2)), "extended");
+  EXPECT_EQ(diff::string_difference_class(" a", "a"), "space-vs-other");
+  EXPECT_EQ(diff::string_difference_class("ab", "a\t"), "differs");
+  EXPECT_EQ(diff::string_difference_class("a\nb", "a\rb"), "lf-vs-cr");
+}
+
+ssec::exchange answer(const std::string& line) { return {ssec::exchange_status::ok, line, ""}; }
+
+TEST(differential_oracle, judges_as_run_grades) {
+  const auto c = diff::reference_case(conf::layer::wire, diff::sample_from_chunks({"data:a\n", "data:b\n\n"}), nullptr);
+  EXPECT_EQ(c.written_chunks, (std::vector<std::size_t>{7, 8}));
+  const std::string id = c.path();
+  EXPECT_FALSE(diff::judge(
+      c,
+      answer(json{
+          {"id", id}, {"events", {{{"type", "message"}, {"data", "a\nb"}, {"lastEventId", ""}}}}, {"retry", nullptr}}
+                 .dump()),
+      {}));
+  const auto d = diff::judge(
+      c,
+      answer(
+          json{{"id", id}, {"events", {{{"type", "message"}, {"data", "a"}, {"lastEventId", ""}}}}, {"retry", nullptr}}
+              .dump()),
+      {});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fingerprint, "wire.data.truncated");
+  EXPECT_EQ(d->outcome, conf::outcome::fail);
+  const auto none = diff::judge(c, answer(json{{"id", id}, {"events", json::array()}, {"retry", nullptr}}.dump()), {});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->fingerprint, "wire.events.missing");
+  // An event too many in front is a count difference, not a data difference.
+  const auto extra = diff::judge(c,
+                                 answer(json{{"id", id},
+                                             {"events",
+                                              {{{"type", "message"}, {"data", ""}, {"lastEventId", ""}},
+                                               {{"type", "message"}, {"data", "a\nb"}, {"lastEventId", ""}}}},
+                                             {"retry", nullptr}}
+                                            .dump()),
+                                 {});
+  ASSERT_TRUE(extra);
+  EXPECT_EQ(extra->fingerprint, "wire.events.extra");
+  EXPECT_EQ(diff::judge(c, {ssec::exchange_status::crashed, "", "exited with status 3"}, {})->fingerprint,
+            "adapter.crash");
+  EXPECT_EQ(diff::judge(c, answer("not json"), {})->fingerprint, "adapter.malformed");
+  EXPECT_EQ(diff::judge(c, {ssec::exchange_status::timeout, "", ""}, {})->outcome, conf::outcome::timeout);
+
+  // A retry beyond 64 bits is ignored by the reference; one that keeps a rounded value is informational.
+  const auto r =
+      diff::reference_case(conf::layer::wire, diff::sample_from_chunks({"retry: 18446744073709551616\n\n"}), nullptr);
+  const auto open =
+      diff::judge(r, answer(R"({"id":")" + r.path() + R"(","events":[],"retry":18446744073709551616.0})"), {});
+  ASSERT_TRUE(open);
+  EXPECT_EQ(open->fingerprint, "wire.retry.inexact.impl");
+  EXPECT_EQ(open->outcome, conf::outcome::informational);
+  // A retry the adapter says it cannot report is not compared.
+  const auto set = diff::reference_case(conf::layer::wire, diff::sample_from_chunks({"retry: 5\n\n"}), nullptr);
+  const std::string no_retry = json{{"id", set.path()}, {"events", json::array()}, {"retry", nullptr}}.dump();
+  EXPECT_TRUE(diff::judge(set, answer(no_retry), {}));
+  EXPECT_FALSE(diff::judge(set, answer(no_retry), std::vector<std::string>{"bom", "cr"}));
+}
+
+TEST(differential_oracle, judges_dialect_events_as_run_grades) {
+  const auto& cat = *sse::dialect::builtin_catalog().value;
+  const auto* agent = cat.dialect("agent");
+  ASSERT_NE(agent, nullptr);
+  const auto c = diff::reference_case(
+      conf::layer::agent, diff::sample_from_chunks({"data: {\"type\":\"message_chunk\",\"content\":\"Hi\"}\n\n"}),
+      agent);
+  ASSERT_EQ(c.dialect_events.size(), 1u);
+  EXPECT_EQ(c.dialect_events[0].value("kind", ""), "structured");
+  const auto line = [&](const json& events) { return json{{"id", c.path()}, {"events", events}}.dump(); };
+  EXPECT_FALSE(diff::judge(c, answer(line(json::array({c.dialect_events[0]}))), {}));
+  json other = c.dialect_events[0];
+  other["fields"]["content"] = "Hx";
+  const auto d = diff::judge(c, answer(line(json::array({other}))), {});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fingerprint, "agent.field.content");
+  const json text{{"kind", "plain_text"}, {"text", "x"}, {"raw", "x"}};
+  const auto kind = diff::judge(c, answer(line(json::array({text}))), {});
+  ASSERT_TRUE(kind);
+  EXPECT_EQ(kind->fingerprint, "agent.kind.structured-vs-plain_text") << kind->first_difference;
+  EXPECT_EQ(d->outcome, conf::outcome::fail);
+  const auto none = diff::judge(c, answer(line(json::array())), {});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->fingerprint, "agent.events.missing");
+}
+
+TEST(differential_case_writer, written_case_loads_back_byte_exact) {
+  const auto s = diff::sample_from_chunks({"\xEF\xBB",
+                                           "\xBF"
+                                           "data: \xC3",
+                                           "\xA9\r", std::string("\nid: 1\0\n\n", 9)});
+  ASSERT_EQ(s.bytes.size(), 21u);
+  const auto c = diff::reference_case(conf::layer::wire, s, nullptr);
+  diff::divergence d;
+  d.fingerprint = "wire.data.differs";
+  diff::provenance p;
+  p.impl_name = "toy: #1";
+  p.reference = "sse-conform test";
+  const std::string text = diff::finding_case_text(c, d, p);
+  const auto loaded = conf::load_cases_from_text(text, "finding.yaml", "wire.data.differs", project_tags());
+  ASSERT_TRUE(loaded.ok()) << loaded.error_text() << text;
+  ASSERT_EQ(loaded.value.size(), 1u);
+  EXPECT_EQ(loaded.value[0].input, s.bytes);
+  EXPECT_EQ(loaded.value[0].written_chunks, c.written_chunks);
+  EXPECT_EQ(loaded.value[0].events, c.events);
+  EXPECT_EQ(loaded.value[0].verdict, conf::verdict::must);
+}
+
+// ---- the command ---------------------------------------------------------------
+
+struct outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+class fuzz_cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& ch : name) ch = ch == '/' ? '_' : ch;
+    dir_ = fs::temp_directory_path() / ("ssec-fuzz-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  outcome run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string command = "'" + tool + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  }
+  json summary() const { return json::parse(read_file(dir_ / "summary.json")); }
+  std::string fuzz_args(const std::string& impl, double budget, const std::string& more = "") const {
+    return "fuzz --impl \"" + impl + "\" --budget " + std::to_string(budget) + " --seed 1 --out '" +
+           (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "' " + more;
+  }
+  fs::path dir_;
+};
+
+TEST_F(fuzz_cli, the_reference_adapter_runs_clean) {
+  const auto r = run(fuzz_args("'" + tool + "' adapter", 2, "--jobs 2"));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  const json j = summary();
+  EXPECT_EQ(j["impls"][0]["restarts"], 0);
+  EXPECT_EQ(j["fuzz_format"], 1);
+  EXPECT_GT(j["execs"].get<int>(), 100);
+  EXPECT_TRUE(j["impls"][0]["findings"].empty()) << j.dump(2);
+  EXPECT_NE(r.err.find("execs"), std::string::npos) << r.err;  // progress, also when not a terminal
+}
+
+TEST_F(fuzz_cli, the_reference_adapter_runs_clean_at_every_dialect_layer) {
+  for (const char* layer : {"chat", "code", "agent", "workflow"}) {
+    const auto r = run(fuzz_args("'" + tool + "' adapter", 0.4, std::string("--layer ") + layer));
+    EXPECT_EQ(r.status, 0) << layer << "\n" << r.out << r.err;
+    EXPECT_GT(summary()["execs"].get<int>(), 5) << layer;
+  }
+}
+
+TEST_F(fuzz_cli, the_toy_parser_without_a_bug_runs_clean) {
+  const auto r = run(fuzz_args(toy, 1.5));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+class fuzz_bug : public fuzz_cli, public ::testing::WithParamInterface<const char*> {};
+
+// Each bug is found in 2 s with seed 1, shrunk to at most 16 bytes, and its
+// case fails the variant, passes the correct toy and the reference, via `run`.
+TEST_P(fuzz_bug, is_found_shrunk_and_reproduced_by_run) {
+  const std::string variant = toy + " --bug " + GetParam();
+  const auto r = run(fuzz_args(variant, 2));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  const json j = summary();
+  const auto& findings = j["impls"][0]["findings"];
+  ASSERT_FALSE(findings.empty());
+  // Every finding is a failure, or informational where a decision leaves the
+  // retry value open (a stream can show both); the smallest failure is tiny.
+  std::size_t smallest = SIZE_MAX;
+  for (const auto& f : findings) {
+    const std::string grade = f["grade"];
+    EXPECT_TRUE(grade == "fail" || grade == "informational") << f.dump();
+    if (grade == "fail") smallest = std::min<std::size_t>(smallest, f["bytes"].get<std::size_t>());
+  }
+  EXPECT_LE(smallest, 16u) << j.dump(2);
+  EXPECT_NE(r.out.find("reproduce: "), std::string::npos) << r.out;
+
+  const fs::path found = dir_ / "found";
+  const auto loaded = conf::load_case_tree(found, "found", project_tags());
+  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
+  EXPECT_EQ(loaded.value.size(), findings.size());
+  const std::string cases = " --cases '" + found.string() + "'";
+  EXPECT_EQ(run("run --impl \"" + variant + "\"" + cases).status, 1);
+  const auto correct = run("run --impl \"" + toy + "\"" + cases);
+  EXPECT_EQ(correct.status, 0) << correct.out << correct.err;
+  const auto reference = run("run --impl \"'" + tool + "' adapter\"" + cases);
+  EXPECT_EQ(reference.status, 0) << reference.out << reference.err;
+
+  const auto still = run("fuzz --replay '" + found.string() + "' --impl \"" + variant + "\"");
+  EXPECT_EQ(still.status, 1) << still.out << still.err;
+  EXPECT_NE(still.out.find("still-failing"), std::string::npos) << still.out;
+  const auto fixed = run("fuzz --replay '" + found.string() + "' --impl \"" + toy + "\"");
+  EXPECT_EQ(fixed.status, 0) << fixed.out << fixed.err;
+  EXPECT_NE(fixed.out.find("fixed"), std::string::npos) << fixed.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(one_bug_variants, fuzz_bug, ::testing::Values("cr", "nul-id", "first-data", "space-twice"));
+
+TEST_F(fuzz_cli, a_crashing_hanging_or_garbling_adapter_is_a_finding_and_the_run_goes_on) {
+  for (const auto& [bug, fingerprint] : std::vector<std::pair<std::string, std::string>>{
+           {"crash", "adapter.crash"}, {"hang", "adapter.timeout"}, {"garbage", "adapter.malformed"}}) {
+    const auto r = run(fuzz_args(toy + " --bug " + bug, 1, "--timeout-ms 300 --shrink-seconds 2"));
+    EXPECT_EQ(r.status, 1) << bug << r.out << r.err;
+    const json j = summary();
+    bool seen = false;
+    for (const auto& f : j["impls"][0]["findings"]) {
+      if (f["fingerprint"] != fingerprint) continue;
+      seen = true;
+      EXPECT_LT(f["hits"].get<int>(), j["execs"].get<int>()) << bug;  // it went on after the finding
+    }
+    EXPECT_TRUE(seen) << bug << "\n" << j.dump(2);
+    EXPECT_GT(j["impls"][0]["restarts"].get<int>(), 0) << bug;
+  }
+}
+
+TEST_F(fuzz_cli, the_same_seed_finds_the_same_cases) {
+  const std::string variant = toy + " --bug first-data";
+  std::vector<std::string> texts;
+  for (int round = 0; round < 2; ++round) {
+    fs::remove_all(dir_ / "found");
+    ASSERT_EQ(run(fuzz_args(variant, 60, "--max-execs 300")).status, 1);
+    std::string all;
+    const json j = summary();
+    for (const auto& f : j["impls"][0]["findings"]) all += read_file(f["file"].get<std::string>());
+    texts.push_back(all);
+  }
+  EXPECT_FALSE(texts[0].empty());
+  EXPECT_EQ(texts[0], texts[1]);
+}
+
+TEST_F(fuzz_cli, several_implementations_that_agree_with_each_other) {
+  const std::string variant = toy + " --bug first-data";
+  const auto r = run("fuzz --impl \"" + variant + "\" --impl \"" + variant + "\" --budget 2 --seed 1 --out '" +
+                     (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "'");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const json j = summary();
+  ASSERT_EQ(j["impls"].size(), 2u);
+  ASSERT_FALSE(j["agreements"].empty()) << j.dump(2);
+  EXPECT_EQ(j["agreements"][0]["impls"].size(), 2u);
+  EXPECT_TRUE(fs::is_directory(dir_ / "found" / "toy-first-data"));
+  EXPECT_TRUE(fs::is_directory(dir_ / "found" / "toy-first-data_"));
+  EXPECT_NE(r.out.find("agree with each other"), std::string::npos) << r.out;
+}
+
+TEST_F(fuzz_cli, usage_errors_exit_2) {
+  EXPECT_EQ(run("fuzz --budget 1").status, 2);
+  EXPECT_EQ(run("fuzz --impl true --layer nope --budget 1").status, 2);
+  EXPECT_EQ(run("fuzz --impl 'exit 0' --budget 1").status, 2);  // no hello: a setup error
+}
+
+}  // namespace

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// A deliberately simple Server-Sent Events parser behind the adapter
+// protocol (tools/docs/adapter-protocol.md), written for the fuzzer's tests:
+// it joins the chunks, decodes the whole stream (one leading BOM dropped,
+// ill-formed UTF-8 repaired), splits it into lines and applies the WHATWG
+// field rules. With `--bug NAME` it has exactly one bug:
+//   cr           a lone CR is not a line end
+//   nul-id       an id holding NUL is accepted
+//   first-data   only the first data line of an event is kept
+//   space-twice  up to two leading spaces are removed from a value
+//   crash        exits when the stream holds "retry" (the fuzzer must restart it)
+//   hang         never answers a stream holding a NUL byte
+//   garbage      answers a stream holding "event" with a line that is not JSON
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sse/utf8.hpp"
+#include "ssec/base64.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+std::string bug;
+
+json parse_stream(const std::string& raw) {
+  std::string_view in = raw;
+  if (in.starts_with("\xEF\xBB\xBF")) in.remove_prefix(3);
+  std::string text;
+  sse::utf8::append_repaired(text, in);
+
+  // Lines: CRLF, LF, CR (unless the bug); an unterminated last line is dropped.
+  std::vector<std::string> lines;
+  std::string line;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n' || (ch == '\r' && bug != "cr")) {
+      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      lines.push_back(line);
+      line.clear();
+    } else if (ch == '\r' && bug == "cr" && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+      lines.push_back(line);
+      line.clear();
+    } else {
+      line += ch;
+    }
+  }
+
+  json events = json::array();
+  json retry = nullptr;
+  std::string data, type, last_id;
+  bool has_data = false, data_seen = false;
+  for (const auto& l : lines) {
+    if (l.empty()) {
+      if (has_data) {
+        events.push_back({{"type", type.empty() ? "message" : type}, {"data", data}, {"lastEventId", last_id}});
+      }
+      data.clear();
+      type.clear();
+      has_data = data_seen = false;
+      continue;
+    }
+    if (l[0] == ':') continue;
+    const std::size_t colon = l.find(':');
+    const std::string name = l.substr(0, colon);
+    std::string value = colon == std::string::npos ? "" : l.substr(colon + 1);
+    if (!value.empty() && value[0] == ' ') value.erase(0, 1);
+    if (bug == "space-twice" && !value.empty() && value[0] == ' ') value.erase(0, 1);
+    if (name == "data") {
+      if (bug == "first-data" && data_seen) continue;
+      if (has_data) data += '\n';
+      data += value;
+      has_data = data_seen = true;
+    } else if (name == "event") {
+      type = value;
+    } else if (name == "id") {
+      if (value.find('\0') == std::string::npos || bug == "nul-id") last_id = value;
+    } else if (name == "retry") {
+      std::uint64_t ms = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+      const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && ec == std::errc() && end == value.data() + value.size()) retry = ms;
+    }
+  }
+  return {{"events", events}, {"retry", retry}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--bug") bug = argv[i + 1];
+  }
+  std::string request;
+  while (std::getline(std::cin, request)) {
+    const json j = json::parse(request, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      std::cout << json{{"error", "not JSON"}}.dump() << std::endl;
+      continue;
+    }
+    const std::string op = j.value("op", "");
+    if (op == "bye") return 0;
+    if (op == "hello") {
+      std::cout << json{{"op", "hello"},
+                        {"protocol", 1},
+                        {"name", bug.empty() ? "toy" : "toy-" + bug},
+                        {"version", "1.0"},
+                        {"layers", {"wire"}}}
+                       .dump()
+                << std::endl;
+      continue;
+    }
+    std::string stream;
+    for (const auto& chunk : j.value("chunks", json::array()))
+      stream += ssec::base64_decode(chunk.get<std::string>()).value_or("");
+    if (bug == "crash" && stream.find("retry") != std::string::npos) return 3;
+    if (bug == "hang" && stream.find('\0') != std::string::npos) {
+      for (;;) ::pause();
+    }
+    if (bug == "garbage" && stream.find("event") != std::string::npos) {
+      std::cout << "this is not JSON" << std::endl;
+      continue;
+    }
+    json answer = parse_stream(stream);
+    answer["id"] = j.value("id", "");
+    std::cout << answer.dump(-1, ' ', false, json::error_handler_t::replace) << std::endl;
+  }
+  return 0;
+}
