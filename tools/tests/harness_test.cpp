@@ -616,18 +616,18 @@ std::string read_text(const std::string& path) {
 // and "hang" never reports the end of the stream.
 class stand_in_service {
  public:
-  explicit stand_in_service(std::string mode = "", std::string on = "")
-      : mode_(std::move(mode)),
-        on_(std::move(on)),
-        server_([this](const ssec::http::request& req, ssec::http::response& res) { handle(req, res); }, "127.0.0.1",
-                0) {}
+  explicit stand_in_service(std::string mode = "", std::string on = "") : mode_(std::move(mode)), on_(std::move(on)) {
+    auto started = ssec::http::server::start(
+        [this](const ssec::http::request& req, ssec::http::response& res) { handle(req, res); }, "127.0.0.1", 0);
+    if (started) server_ = std::move(started.value());
+  }
   ~stand_in_service() {
-    server_.stop();
+    if (server_) server_->stop();
     const std::lock_guard lock(mutex_);
     for (auto& t : streams_) t.join();
   }
-  std::string url() const { return server_.base_url(); }
-  bool ok() const { return server_.ok(); }
+  std::string url() const { return server_->base_url(); }
+  bool ok() const { return server_ != nullptr; }
 
  private:
   void handle(const ssec::http::request& req, ssec::http::response& res) {
@@ -682,7 +682,7 @@ class stand_in_service {
   std::string mode_, on_;
   std::mutex mutex_;
   std::vector<std::thread> streams_;
-  ssec::http::server server_;  // last: stopped (in the destructor) before the members it uses go
+  std::unique_ptr<ssec::http::server> server_;  // last: stopped (in the destructor) before the members it uses go
 };
 
 TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
@@ -702,6 +702,7 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
   }
   {
     stand_in_service wrong("wrong", "A2B3");
+    ASSERT_TRUE(wrong.ok());
     EXPECT_EQ(shell(h::shell_quote(tool) + " run --service " + h::shell_quote(wrong.url()) + cases + " --json " + out +
                     ".json --junit " + out + ".xml --html " + out + ".html > " + out + ".txt"),
               1);
@@ -733,6 +734,7 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
   }
   {
     stand_in_service hang("hang", "C4D5");
+    ASSERT_TRUE(hang.ok());
     const auto started = std::chrono::steady_clock::now();
     EXPECT_EQ(shell(h::shell_quote(tool) + " run --service " + h::shell_quote(hang.url()) + cases +
                     " --timeout-ms 1000 --json " + out + "-hang.json >/dev/null"),
@@ -746,6 +748,7 @@ TEST_F(harness, command_line_service_runs_grade_into_the_same_reports) {
   {
     // What the service protocol cannot express is skipped with the reason.
     stand_in_service good;
+    ASSERT_TRUE(good.ok());
     EXPECT_EQ(
         shell(h::shell_quote(tool) + " run --service " + h::shell_quote(good.url()) + " --cases " +
               h::shell_quote((dir_ / "extra").string()) + " --no-progress --json " + out + "-extra.json >/dev/null"),
