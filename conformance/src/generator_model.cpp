@@ -133,9 +133,9 @@ class findings_model {
       path.pop_back();
     }
     for (const auto& member : members.items()) {
-      // Named copies, not a structured binding: clang 14 (the fuzz and
+      // Named references, not a structured binding: clang 14 (the fuzz and
       // OSS-Fuzz compiler) cannot capture bindings in the lambdas below.
-      const std::string key = member.key();
+      const std::string& key = member.key();
       const auto& value = member.value();
       const auto spec =
           std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return f.key == key; });

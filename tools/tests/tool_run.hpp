@@ -65,7 +65,7 @@ class tool_test : public ::testing::Test {
 
   /// Writes `bytes` to dir_/name; returns that path.
   fs::path write(const std::string& name, const std::string& bytes) const {
-    const fs::path p = dir_ / name;
+    fs::path p = dir_ / name;
     std::ofstream(p, std::ios::binary) << bytes;
     return p;
   }

@@ -34,7 +34,7 @@ struct case_server::state {
 
 namespace {
 
-std::string query(const http::request& req, const std::string& key, std::string fallback = {}) {
+std::string query(const http::request& req, const std::string& key, const std::string& fallback = {}) {
   const auto it = req.query.find(key);
   return it == req.query.end() ? fallback : it->second;
 }

@@ -227,6 +227,7 @@ TEST_F(scenario_loader, malformed_yaml_and_duplicates_are_errors) {
 
 std::vector<ssec::live::typed_event> typed(const std::vector<std::string>& types) {
   std::vector<ssec::live::typed_event> out;
+  out.reserve(types.size());
   for (const auto& t : types) out.push_back({t, out.size(), out.size() * 10, 0});
   return out;
 }
