@@ -57,15 +57,6 @@ struct seen_frame {
   bool no_space = false;
 };
 
-std::string folded(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '_' || c == '-') continue;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
-}
-
 std::string value_key(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // The findings spec/FORMAT.md's check kinds give for a stream: the rule ids.
@@ -142,9 +133,9 @@ class findings_model {
       path.pop_back();
     }
     for (const auto& member : members.items()) {
-      // Named copies, not a structured binding: clang 14 (the fuzz and
+      // Named references, not a structured binding: clang 14 (the fuzz and
       // OSS-Fuzz compiler) cannot capture bindings in the lambdas below.
-      const std::string key = member.key();
+      const std::string& key = member.key();
       const auto& value = member.value();
       const auto spec =
           std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) { return f.key == key; });
@@ -154,8 +145,9 @@ class findings_model {
         else if (!spec->fields.empty() && value.is_object())
           check_object(value, spec->fields, type, path, false, false);
       } else if (!(top && key == "type")) {
-        const auto twin = std::find_if(declared.begin(), declared.end(),
-                                       [&](const dl::field_spec& f) { return folded(f.key) == folded(key); });
+        const auto twin = std::find_if(declared.begin(), declared.end(), [&](const dl::field_spec& f) {
+          return dl::folded_key(f.key) == dl::folded_key(key);
+        });
         if (twin != declared.end()) each(dl::check_kind::key_casing);
         else if (report_undeclared && !forbidden(type, key)) each(dl::check_kind::undeclared_field);
       }

@@ -265,20 +265,21 @@ bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
     return false;
   }
   auto parsed = parse_log(n.Scalar());
-  if (auto* bad = std::get_if<log_syntax_error>(&parsed)) {
-    const std::size_t line = log_file_line(ctx, n, bad->line);
+  if (!parsed) {
+    const ssec::error& bad = parsed.error();  // 1-based line and column in the log text
+    const std::size_t line = log_file_line(ctx, n, bad.line - 1);
     // A literal block strips the same indentation from every line: the file
     // line ends with the log line, so the column shifts by the difference.
-    std::size_t column = std::string::npos;
+    std::size_t column = 0;
     if (start_char(ctx, n) == '|') {
       const std::string_view file_line = nth_line(ctx.text, line - 1);
-      const std::string_view log_line = nth_line(n.Scalar(), bad->line);
-      if (file_line.ends_with(log_line)) column = file_line.size() - log_line.size() + bad->column;
+      const std::string_view log_line = nth_line(n.Scalar(), bad.line - 1);
+      if (file_line.ends_with(log_line)) column = file_line.size() - log_line.size() + bad.column;
     }
-    ctx.r.error(line, column == std::string::npos ? 0 : column + 1, "in `events`: " + bad->message);
+    ctx.r.error(line, column, "in `events`: " + bad.message);
     return false;
   }
-  auto& log = std::get<parsed_log>(parsed);
+  auto& log = parsed.value();
   c.events = std::move(log.lines);
   c.event_lines.clear();
   for (const auto line : log.text_lines) c.event_lines.push_back(log_file_line(ctx, n, line));

@@ -287,7 +287,7 @@ std::string explain(const log_line& want, const log_line& got) {
 
 }  // namespace
 
-std::variant<parsed_log, log_syntax_error> parse_log(std::string_view text) {
+ssec::result<parsed_log> parse_log(std::string_view text) {
   parsed_log out;
   std::size_t line_no = 0;
   std::optional<std::size_t> error_line;
@@ -303,12 +303,14 @@ std::variant<parsed_log, log_syntax_error> parse_log(std::string_view text) {
     if (first == line.size() || line[first] == '#') continue;
     line_reader in(line.substr(first));
     auto parsed = parse_line(in);
-    if (!parsed) return log_syntax_error{this_line, first + in.error_column(), in.error()};
-    if (last_id_line) {
-      return log_syntax_error{this_line, first, "nothing may follow the `last_id` line (it is the state at the end)"};
-    }
+    // Positions in the error are 1-based, as every ssec::error's.
+    const auto fail = [&](std::size_t column, std::string message) {
+      return ssec::error{std::move(message), {}, this_line + 1, column + 1};
+    };
+    if (!parsed) return fail(first + in.error_column(), in.error());
+    if (last_id_line) return fail(first, "nothing may follow the `last_id` line (it is the state at the end)");
     if (error_line && !std::holds_alternative<log_last_id>(*parsed)) {
-      return log_syntax_error{this_line, first, "only `last_id` may follow an `error` line (the error is fatal)"};
+      return fail(first, "only `last_id` may follow an `error` line (the error is fatal)");
     }
     if (std::holds_alternative<log_error>(*parsed)) error_line = this_line;
     if (std::holds_alternative<log_last_id>(*parsed)) last_id_line = this_line;

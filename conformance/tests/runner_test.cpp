@@ -24,10 +24,10 @@ conf::test_case make_case(std::string input, std::vector<std::size_t> written, c
   c.input = std::move(input);
   c.written_chunks = std::move(written);
   auto parsed = conf::parse_log(log);
-  EXPECT_TRUE(std::holds_alternative<conf::parsed_log>(parsed));
-  if (auto* p = std::get_if<conf::parsed_log>(&parsed)) {
-    c.events = p->lines;
-    for (const auto l : p->text_lines) c.event_lines.push_back(20 + l);
+  EXPECT_TRUE(parsed.ok()) << (parsed ? "" : parsed.error().to_string());
+  if (parsed) {
+    c.events = parsed->lines;
+    for (const auto l : parsed->text_lines) c.event_lines.push_back(20 + l);
   }
   return c;
 }

@@ -54,11 +54,12 @@ int run_serve(const serve_cli& o) {
     streams.push_back({slash == std::string::npos ? path : path.substr(slash + 1), std::move(bytes), {}});
   }
   const std::size_t count = loaded.value.size();
-  live::case_server server(std::move(loaded.value), std::move(streams), o.bind, o.port);
-  if (!server.ok()) {
-    std::cerr << "sse-conform serve: " << server.error() << '\n';
+  auto started = live::case_server::start(std::move(loaded.value), std::move(streams), o.bind, o.port);
+  if (!started) {
+    std::cerr << "sse-conform serve: " << started.error().message << '\n';
     return exit_usage;
   }
+  live::case_server& server = **started;
   std::cout << "sse-conform serve: " << count << " cases at " << server.base_url()
             << "/  (browser page: " << server.base_url() << "/browser)" << std::endl;
   std::signal(SIGINT, [](int) { interrupted = 1; });

@@ -6,61 +6,22 @@
 // spec/agent.yaml's producer rules.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tool_run.hpp"
+
 namespace {
 
-namespace fs = std::filesystem;
+using namespace tool_run;  // the tool, its outcome, read_file, quote, the fixture
 
-const std::string tool = SSE_CONFORM_BIN;
-const fs::path source_dir = SSEC_SOURCE_DIR;
-
-struct outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class cli : public ::testing::Test {
+class cli : public tool_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ssec-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write(const std::string& name, const std::string& bytes) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
+  cli() : tool_test("ssec-cli-") {}
 
   // Runs the tool with `args` (already shell-quoted where needed).
-  outcome run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = "'" + tool + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
-  }
-
-  fs::path dir_;
+  outcome run(const std::string& args) const { return shell(quote(tool) + " " + args); }
 };
 
 // The document's own example run, with an `id:` line added: conforming (no MUST

@@ -6,60 +6,27 @@
 // the case set (tools/docs/cli.md, "Versions").
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-#include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
+
+#include "tool_run.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace tool_run;  // the tool, its outcome, read_file, quote, the fixture
 
-const std::string tool = SSE_CONFORM_BIN;
-const fs::path source_dir = SSEC_SOURCE_DIR;
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-class data_dir : public ::testing::Test {
+class data_dir : public tool_test {
  protected:
+  data_dir() : tool_test("ssec-data-") {}
+
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ssec-data-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    tool_test::SetUp();
     fs::create_directories(dir_ / "elsewhere");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // Runs `command` (a shell command line) in dir_/elsewhere, outside any checkout.
-  outcome sh(const std::string& command) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string line = "cd " + quote((dir_ / "elsewhere").string()) + " && " + command + " >" +
-                             quote(out.string()) + " 2>" + quote(err.string());
-    const int status = std::system(line.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
-  }
-
-  fs::path dir_;
+  outcome sh(const std::string& command) const { return shell(command, dir_ / "elsewhere"); }
 };
 
 TEST_F(data_dir, every_subcommand_finds_the_source_tree_from_any_directory) {

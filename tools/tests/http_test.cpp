@@ -27,13 +27,14 @@ const std::vector<std::pair<std::string, std::string>> sse_headers{{"Content-Typ
 }  // namespace
 
 TEST(http, a_stream_arrives_whole_with_its_headers) {
-  http::server s([](const http::request& req, http::response& res) {
+  auto s_started = http::server::start([](const http::request& req, http::response& res) {
     res.start(200, sse_headers);
     res.write("data: one\n\n");
     std::this_thread::sleep_for(20ms);
     res.write("data: " + req.query.at("x") + "\n\n");
   });
-  ASSERT_TRUE(s.ok()) << s.error();
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   std::string body;
   const auto r = fetch(s.base_url() + "/stream?x=a%20b", body);
   EXPECT_EQ(r.end, http::stream_end::complete) << r.error;
@@ -45,11 +46,13 @@ TEST(http, a_stream_arrives_whole_with_its_headers) {
 
 TEST(http, a_post_body_and_headers_reach_the_handler) {
   std::string seen_body, seen_auth;
-  http::server s([&](const http::request& req, http::response& res) {
+  auto s_started = http::server::start([&](const http::request& req, http::response& res) {
     seen_body = req.body;
     seen_auth = req.header("authorization");
     res.send(200, "text/event-stream", "data: ok\n\n");
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   http::stream_request req;
   req.method = "POST";
   req.body = R"({"prompt":"hi"})";
@@ -62,12 +65,14 @@ TEST(http, a_post_body_and_headers_reach_the_handler) {
 }
 
 TEST(http, a_reset_mid_frame_is_reported_as_a_reset) {
-  http::server s([](const http::request&, http::response& res) {
+  auto s_started = http::server::start([](const http::request&, http::response& res) {
     res.start(200, sse_headers);
     res.write("data: complete\n\ndata: cut of");
     std::this_thread::sleep_for(20ms);
     res.reset_connection();
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   std::string body;
   const auto r = fetch(s.base_url() + "/", body);
   EXPECT_EQ(r.end, http::stream_end::reset) << r.error;
@@ -76,11 +81,13 @@ TEST(http, a_reset_mid_frame_is_reported_as_a_reset) {
 
 TEST(http, a_stall_ends_in_the_idle_timeout) {
   std::atomic<bool> done{false};
-  http::server s([&](const http::request&, http::response& res) {
+  auto s_started = http::server::start([&](const http::request&, http::response& res) {
     res.start(200, sse_headers);
     res.write("data: first\n\n");
     for (int i = 0; i < 500 && !done; ++i) std::this_thread::sleep_for(10ms);  // up to 5 s of silence
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   http::stream_request req;
   req.idle_timeout_s = 1;
   std::string body;
@@ -93,13 +100,15 @@ TEST(http, a_stall_ends_in_the_idle_timeout) {
 }
 
 TEST(http, an_endless_stream_stops_at_the_byte_limit) {
-  http::server s([&](const http::request&, http::response& res) {
+  auto s_started = http::server::start([&](const http::request&, http::response& res) {
     res.start(200, sse_headers);
     res.write("data: ");
     const std::string block(4096, 'a');
     for (int i = 0; i < 10000 && res.write(block); ++i) {
     }
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   http::stream_request req;
   req.max_bytes = 100000;
   std::string body;
@@ -109,10 +118,12 @@ TEST(http, an_endless_stream_stops_at_the_byte_limit) {
 }
 
 TEST(http, the_caller_can_stop_reading) {
-  http::server s([&](const http::request&, http::response& res) {
+  auto s_started = http::server::start([&](const http::request&, http::response& res) {
     res.start(200, sse_headers);
     for (int i = 0; i < 100 && res.write("data: x\n\n"); ++i) std::this_thread::sleep_for(5ms);
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   http::stream_request req;
   req.url = s.base_url() + "/";
   int pieces = 0;
@@ -122,13 +133,15 @@ TEST(http, the_caller_can_stop_reading) {
 }
 
 TEST(http, error_statuses_and_redirects_are_reported_not_followed) {
-  http::server s([&](const http::request& req, http::response& res) {
+  auto s_started = http::server::start([&](const http::request& req, http::response& res) {
     if (req.path == "/moved") {
       res.start(302, {{"Location", "/elsewhere"}, {"Content-Length", "0"}});
       return;
     }
     res.send(503, "application/json", R"({"error":"overloaded"})");
   });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
   std::string body;
   auto r = fetch(s.base_url() + "/down", body);
   EXPECT_EQ(r.status, 503);
@@ -142,10 +155,27 @@ TEST(http, error_statuses_and_redirects_are_reported_not_followed) {
 TEST(http, a_closed_port_is_a_connect_error) {
   std::uint16_t port;
   {
-    http::server s([](const http::request&, http::response& res) { res.send(200, "text/plain", ""); });
+    auto s_started =
+        http::server::start([](const http::request&, http::response& res) { res.send(200, "text/plain", ""); });
+    ASSERT_TRUE(s_started) << s_started.error().to_string();
+    http::server& s = **s_started;
     port = s.port();
   }
   std::string body;
   const auto r = fetch("http://127.0.0.1:" + std::to_string(port) + "/", body);
   EXPECT_EQ(r.end, http::stream_end::connect_error) << r.error;
+}
+
+TEST(http, a_server_that_cannot_start_says_why) {
+  const auto ignore = [](const http::request&, http::response& res) { res.send(200, "text/plain", ""); };
+  const auto bad_address = http::server::start(ignore, "not-an-address", 0);
+  ASSERT_FALSE(bad_address);
+  EXPECT_EQ(bad_address.error().message, "not an IPv4 address: not-an-address");
+  EXPECT_EQ(bad_address.error().to_string(), bad_address.error().message);  // no file, no line
+  auto first = http::server::start(ignore);
+  ASSERT_TRUE(first) << first.error().to_string();
+  const std::uint16_t taken = (*first)->port();
+  const auto second = http::server::start(ignore, "127.0.0.1", taken);
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().message.rfind("127.0.0.1:" + std::to_string(taken) + ": ", 0), 0u) << second.error().message;
 }

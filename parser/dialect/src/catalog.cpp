@@ -130,6 +130,15 @@ std::string_view to_string(check_kind k) noexcept {
   return "unknown";
 }
 
+std::string folded_key(std::string_view key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '_' || c == '-') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
 std::string field_path::to_string() const {
   std::string out = type;
   for (const auto& k : keys) {

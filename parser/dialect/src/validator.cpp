@@ -76,16 +76,6 @@ std::string describe(const value_view& v) {
   return "a value";
 }
 
-// Lower case without '_' and '-': keys equal under this differ only in casing or separators.
-std::string folded(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '_' || c == '-') continue;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
-}
-
 bool contains(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
@@ -260,9 +250,9 @@ struct validator::impl {
           check_object(value.members(), spec->fields, type, path, false, false, frame, offset);
         }
       } else if (!(top && key == "type")) {
-        const std::string f = folded(key);
+        const std::string f = folded_key(key);
         const auto twin =
-            std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded(d.key) == f; });
+            std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded_key(d.key) == f; });
         if (twin != declared.end()) {
           each(check_kind::key_casing, [&](rule_state& s) {
             report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));

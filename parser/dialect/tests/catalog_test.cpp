@@ -252,6 +252,18 @@ TEST(catalog, rules_are_well_formed) {
   }
 }
 
+// The key_casing fold (spec/FORMAT.md): casing and '_'/'-' are ignored,
+// nothing else is.
+TEST(catalog, key_casing_folds_case_and_separators_only) {
+  EXPECT_EQ(folded_key("runId"), "runid");
+  EXPECT_EQ(folded_key("run_id"), folded_key("RUN-ID"));
+  EXPECT_EQ(folded_key("tool_call-ID"), "toolcallid");
+  EXPECT_NE(folded_key("run.id"), folded_key("runid"));
+  EXPECT_NE(folded_key("run id"), folded_key("runid"));
+  EXPECT_EQ(folded_key("\xC3\x89t\xC3\xA9"), "\xC3\x89t\xC3\xA9");  // non-ASCII bytes kept as they are
+  EXPECT_EQ(folded_key("_-"), "");
+}
+
 // Traceability: every decision anchor exists in spec/DECISIONS.md.
 TEST(catalog, every_decision_anchor_exists) {
   const std::string decisions = read_file(SSEC_SPEC_DIR "/DECISIONS.md");

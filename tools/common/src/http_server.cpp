@@ -189,33 +189,40 @@ void response::reset_connection() {
   reset_ = true;
 }
 
-server::server(handler h, std::string address, std::uint16_t port, std::size_t max_connections)
-    : handler_(std::move(h)), address_(std::move(address)), max_connections_(max_connections) {
+server::server(handler h, std::string address, std::size_t max_connections)
+    : handler_(std::move(h)), address_(std::move(address)), max_connections_(max_connections) {}
+
+ssec::result<std::unique_ptr<server>> server::start(handler h, std::string address, std::uint16_t port,
+                                                    std::size_t max_connections) {
+  // Not movable (the acceptor thread holds `this`): built in place, then bound.
+  std::unique_ptr<server> s(new server(std::move(h), std::move(address), max_connections));
+  if (auto bound = s->open_listener(port); !bound) return bound.error();
+  return {std::move(s)};
+}
+
+ssec::result<void> server::open_listener(std::uint16_t port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    error_ = std::string("socket: ") + std::strerror(errno);
-    return;
-  }
+  if (fd < 0) return ssec::error{std::string("socket: ") + std::strerror(errno)};
   const int one = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   if (::inet_pton(AF_INET, address_.c_str(), &addr.sin_addr) != 1) {
-    error_ = "not an IPv4 address: " + address_;
     ::close(fd);
-    return;
+    return ssec::error{"not an IPv4 address: " + address_};
   }
   if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0) {
-    error_ = address_ + ":" + std::to_string(port) + ": " + std::strerror(errno);
+    ssec::error failed{address_ + ":" + std::to_string(port) + ": " + std::strerror(errno)};
     ::close(fd);
-    return;
+    return failed;
   }
   socklen_t len = sizeof addr;
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
   port_ = ntohs(addr.sin_port);
   listen_fd_ = fd;
   acceptor_ = std::thread([this] { accept_loop(); });
+  return {};
 }
 
 server::~server() { stop(); }

@@ -159,11 +159,12 @@ run_result run_service(const std::vector<const conf::test_case*>& cases, const r
   for (const auto* c : cases) {
     if (service_skip_reason(*c).empty()) served.push_back(*c);
   }
-  live::case_server server(std::move(served), {}, "127.0.0.1", 0);
-  if (!server.ok()) {
-    result.setup_error = "could not serve the cases on 127.0.0.1: " + server.error();
+  auto started_server = live::case_server::start(std::move(served), {}, "127.0.0.1", 0);
+  if (!started_server) {
+    result.setup_error = "could not serve the cases on 127.0.0.1: " + started_server.error().message;
     return result;
   }
+  live::case_server& server = **started_server;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     result.cases.push_back(run_one_through_service(*cases[i], server.base_url(), options));
     if (progress) progress(i + 1, cases.size(), result.cases.back());

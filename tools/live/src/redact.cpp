@@ -68,16 +68,6 @@ result<std::string> expand_env_braced(std::string_view text, std::vector<std::st
   return out;
 }
 
-std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets,
-                                             std::string& missing) {
-  auto out = expand(text, secrets, true);
-  if (!out) {
-    missing = out.error().message;
-    return std::nullopt;
-  }
-  return std::move(out).value();
-}
-
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) {
     if (s.empty()) continue;

@@ -48,10 +48,14 @@ std::optional<double> seconds_value(reader& ctx, const entry& e) {
 // ${NAME} expansion at load time, so an unset variable names its place.
 std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std::string& text,
                                     std::vector<std::string>& secrets, std::string_view key) {
-  std::string missing;
-  auto out = expand_env_braced(text, secrets, missing);
-  if (!out) ctx.error(n, "`" + std::string(key) + "` uses ${" + missing + "}, which is not set in the environment");
-  return out;
+  auto out = expand_env_braced(text, secrets);
+  if (!out) {
+    const std::string& why = out.error().message;  // "${NAME} is not set in the environment"
+    const std::string variable = why.substr(0, why.find('}') + 1);
+    ctx.error(n, "`" + std::string(key) + "` uses " + variable + ", which is not set in the environment");
+    return std::nullopt;
+  }
+  return std::move(out).value();
 }
 
 bool is_token(std::string_view s) {

@@ -34,7 +34,7 @@ struct case_server::state {
 
 namespace {
 
-std::string query(const http::request& req, const std::string& key, std::string fallback = {}) {
+std::string query(const http::request& req, const std::string& key, const std::string& fallback = {}) {
   const auto it = req.query.find(key);
   return it == req.query.end() ? fallback : it->second;
 }
@@ -452,23 +452,28 @@ std::string matrix_lines(const std::vector<browser_row>& rows) {
   return out;
 }
 
-case_server::case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams,
-                         std::string address, std::uint16_t port, serve_limits limits)
-    : state_(std::make_shared<state>()) {
-  state_->cases = std::move(cases);
-  state_->streams = std::move(streams);
-  state_->limits = limits;
-  auto st = state_;
-  server_ = std::make_unique<http::server>(
-      [st](const http::request& req, http::response& res) { handle(*st, req, res); }, std::move(address), port);
-  state_->server = server_.get();
+ssec::result<std::unique_ptr<case_server>> case_server::start(std::vector<conformance::test_case> cases,
+                                                              std::vector<served_stream> streams, std::string address,
+                                                              std::uint16_t port, serve_limits limits) {
+  std::unique_ptr<case_server> out(new case_server());
+  out->state_ = std::make_shared<state>();
+  out->state_->cases = std::move(cases);
+  out->state_->streams = std::move(streams);
+  out->state_->limits = limits;
+  auto st = out->state_;
+  auto started = http::server::start([st](const http::request& req, http::response& res) { handle(*st, req, res); },
+                                     std::move(address), port);
+  if (!started) return started.error();
+  out->server_ = std::move(started.value());
+  out->state_->server = out->server_.get();
+  return {std::move(out)};
 }
 
 case_server::~case_server() { stop(); }
-bool case_server::ok() const noexcept { return server_->ok(); }
-std::string case_server::error() const { return server_->error(); }
 std::string case_server::base_url() const { return server_->base_url(); }
-void case_server::stop() { server_->stop(); }
+void case_server::stop() {
+  if (server_) server_->stop();
+}
 
 std::vector<browser_row> case_server::browser_rows() const {
   std::lock_guard lock(state_->mutex);

@@ -67,7 +67,7 @@ result<std::vector<browser_row>> drive_service(const std::vector<conformance::te
   }
 
   auto log = std::make_shared<callback_log>();
-  http::server callbacks(
+  auto started_callbacks = http::server::start(
       [log](const http::request& req, http::response& res) {
         // /cb/<stream>[/<n>]: the service numbers its callbacks.
         std::size_t stream = 0;
@@ -81,9 +81,10 @@ result<std::vector<browser_row>> drive_service(const std::vector<conformance::te
         res.send(202, "text/plain", "");
       },
       "127.0.0.1", 0);
-  if (!callbacks.ok()) {
-    return error{"could not start the callback server: " + callbacks.error()};
+  if (!started_callbacks) {
+    return error{"could not start the callback server: " + started_callbacks.error().message};
   }
+  http::server& callbacks = **started_callbacks;
 
   std::vector<browser_row> rows;
   std::size_t stream_no = 0;

@@ -64,11 +64,12 @@ class served : public ::testing::Test {
       if (c.topic == "bom" && c.id == "3RFS") bom_ = c;
     }
     ASSERT_FALSE(bom_.id.empty()) << "the case wire/bom/3RFS is gone";
-    server_ = std::make_unique<ssec::live::case_server>(
+    auto started = ssec::live::case_server::start(
         std::vector<ssec::conformance::test_case>{bom_},
         std::vector<ssec::live::served_stream>{{"good", good_agent, {good_agent.size()}}}, "127.0.0.1", 0,
         ssec::live::serve_limits{5, 64ull << 20, 2000});
-    ASSERT_TRUE(server_->ok()) << server_->error();
+    ASSERT_TRUE(started) << started.error().to_string();
+    server_ = std::move(started.value());
   }
   std::string ask(const std::string& method, const std::string& path) {
     const std::string base = server_->base_url();
@@ -202,6 +203,14 @@ TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {
   EXPECT_EQ(seen.find("s3cr3t"), std::string::npos) << seen;
   EXPECT_NE(seen.find("\\u001B"), std::string::npos) << seen;
   EXPECT_LT(seen.size(), 300u) << seen;
+}
+
+// A case server that cannot bind says why (http::server::start's words),
+// and frees everything it built on the way.
+TEST(serve_start, an_address_that_cannot_be_bound_is_an_error) {
+  const auto bad = ssec::live::case_server::start({}, {}, "300.0.0.1", 0);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().to_string(), "not an IPv4 address: 300.0.0.1");
 }
 
 }  // namespace

@@ -64,12 +64,13 @@ std::vector<std::size_t> frame_chunks(const std::string& s) {
 class live_server : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<ssec::live::case_server>(
+    auto started = ssec::live::case_server::start(
         std::vector<ssec::conformance::test_case>{},
         std::vector<ssec::live::served_stream>{{"good", good_agent, frame_chunks(good_agent)},
                                                {"bad", bad_agent, frame_chunks(bad_agent)}},
         "127.0.0.1", 0, ssec::live::serve_limits{5, 64ull << 20, 2000});
-    ASSERT_TRUE(server_->ok()) << server_->error();
+    ASSERT_TRUE(started) << started.error().to_string();
+    server_ = std::move(started.value());
   }
   capture get(const std::string& path, double timeout_s = 5, double idle_s = 5, std::uint64_t max_bytes = 1 << 20) {
     ssec::http::stream_request req;
@@ -306,6 +307,18 @@ TEST(secrets, env_values_are_expanded_and_redacted) {
   EXPECT_NE(unset.error().message.find("SSEC_LIVE_TEST_UNSET_VAR"), std::string::npos) << unset.error().message;
 }
 
+TEST(secrets, only_braced_variables_are_expanded_in_scenarios) {
+  ::setenv("SSEC_LIVE_TEST_TOKEN", "s3cr3t-value", 1);
+  std::vector<std::string> secrets;
+  const auto body = ssec::live::expand_env_braced("{\"k\":\"${SSEC_LIVE_TEST_TOKEN}\",\"p\":\"$PATH $${x}\"}", secrets);
+  ASSERT_TRUE(body.ok()) << body.error().to_string();
+  EXPECT_EQ(*body, "{\"k\":\"s3cr3t-value\",\"p\":\"$PATH ${x}\"}");
+  EXPECT_EQ(secrets, std::vector<std::string>{"s3cr3t-value"});
+  const auto unset = ssec::live::expand_env_braced("a ${SSEC_LIVE_TEST_UNSET_VAR} b", secrets);
+  ASSERT_FALSE(unset.ok());
+  EXPECT_EQ(unset.error().to_string(), "${SSEC_LIVE_TEST_UNSET_VAR} is not set in the environment");
+}
+
 // A control byte in a finding (a stream's escape sequence, say) is written as
 // the case-log escape: XML 1.0 cannot carry it, and 0x1B is \u001B, never
 // its decimal value after \x (\x27, which reads as an apostrophe).
@@ -354,11 +367,12 @@ std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
 TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
   auto cases = some_cases(12);
   ASSERT_EQ(cases.size(), 12u);
-  ssec::live::case_server served(cases, {}, "127.0.0.1", 0);
-  ASSERT_TRUE(served.ok());
+  auto served_started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(served_started) << served_started.error().to_string();
+  ssec::live::case_server& served = **served_started;
   std::mutex mutex;
   std::vector<std::thread> streams;
-  ssec::http::server service(
+  auto service_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
         if (req.method == "GET" && req.path == "/") {
           res.send(200, "application/json", "{\"capabilities\":[\"comments\"]}");
@@ -401,7 +415,8 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
         res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
       },
       "127.0.0.1", 0);
-  ASSERT_TRUE(service.ok());
+  ASSERT_TRUE(service_started) << service_started.error().to_string();
+  ssec::http::server& service = **service_started;
   ssec::live::service_options opt{service.base_url(), served.base_url(), 5, "service:reference"};
   const auto driven = ssec::live::drive_service(cases, opt);
   for (auto& t : streams) t.join();
@@ -436,8 +451,9 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
   ASSERT_TRUE(loaded.ok()) << loaded.error_text();
   const std::size_t count = loaded.value.size();
   ASSERT_GT(count, 0u);
-  ssec::live::case_server server(std::move(loaded.value), {}, "127.0.0.1", 0);
-  ASSERT_TRUE(server.ok());
+  auto server_started = ssec::live::case_server::start(std::move(loaded.value), {}, "127.0.0.1", 0);
+  ASSERT_TRUE(server_started) << server_started.error().to_string();
+  ssec::live::case_server& server = **server_started;
   const auto profile = std::filesystem::temp_directory_path() / ("ssec-chromium-" + std::to_string(::getpid()));
   std::filesystem::remove_all(profile);
   std::filesystem::create_directories(profile);

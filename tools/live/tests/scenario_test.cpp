@@ -227,6 +227,7 @@ TEST_F(scenario_loader, malformed_yaml_and_duplicates_are_errors) {
 
 std::vector<ssec::live::typed_event> typed(const std::vector<std::string>& types) {
   std::vector<ssec::live::typed_event> out;
+  out.reserve(types.size());
   for (const auto& t : types) out.push_back({t, out.size(), out.size() * 10, 0});
   return out;
 }
@@ -298,14 +299,15 @@ class scenario_live : public ::testing::Test {
  protected:
   void SetUp() override {
     using ssec::live::served_stream;
-    server_ = std::make_unique<ssec::live::case_server>(
+    auto started = ssec::live::case_server::start(
         std::vector<ssec::conformance::test_case>{},
         std::vector<served_stream>{{"ids", agent_with_ids, per_frame(agent_with_ids)},
                                    {"noids", agent_without_ids, per_frame(agent_without_ids)},
                                    {"broken", agent_broken, per_frame(agent_broken)},
                                    {"whole", agent_with_ids, {}}},
         "127.0.0.1", 0, ssec::live::serve_limits{5, 64ull << 20, 2000});
-    ASSERT_TRUE(server_->ok()) << server_->error();
+    ASSERT_TRUE(started) << started.error().to_string();
+    server_ = std::move(started.value());
     ::setenv("SSEC_SCENARIO_TEST_BASE", server_->base_url().c_str(), 1);
   }
   ssec::live::scenario_file load(const std::string& text) {
@@ -401,7 +403,7 @@ TEST_F(scenario_live, variables_reach_the_server_and_never_a_report) {
   // stream where reports quote it (the last event id and a finding's `seen`).
   ::setenv("SSEC_SCENARIO_TEST_TOKEN", "tok-9f8e7d6c", 1);
   std::atomic<int> authorized{0};
-  ssec::http::server echo(
+  auto echo_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
         if (req.header("authorization") != "Bearer tok-9f8e7d6c" || req.query.count("key") == 0 ||
             req.query.at("key") != "tok-9f8e7d6c" || req.body != "{\"auth\":\"tok-9f8e7d6c\"}") {
@@ -415,7 +417,8 @@ TEST_F(scenario_live, variables_reach_the_server_and_never_a_report) {
             "data: {\"type\":\"mystery\",\"runId\":\"tok-9f8e7d6c\"}\n\n");
       },
       "127.0.0.1", 0);
-  ASSERT_TRUE(echo.ok());
+  ASSERT_TRUE(echo_started) << echo_started.error().to_string();
+  ssec::http::server& echo = **echo_started;
   ::setenv("SSEC_SCENARIO_TEST_ECHO", echo.base_url().c_str(), 1);
   const auto file = load(
       "version: 1\n"
@@ -469,7 +472,7 @@ TEST_F(scenario_live, the_documented_example_runs) {
   }
   std::mutex mutex;
   std::vector<std::string> bodies;
-  ssec::http::server backend(
+  auto backend_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
         if (req.method != "POST" || req.path != "/v1/runs" || req.header("authorization") != "Bearer doc-token-5150" ||
             req.header("content-type") != "application/json") {
@@ -493,7 +496,8 @@ TEST_F(scenario_live, the_documented_example_runs) {
         }
       },
       "127.0.0.1", 0);
-  ASSERT_TRUE(backend.ok());
+  ASSERT_TRUE(backend_started) << backend_started.error().to_string();
+  ssec::http::server& backend = **backend_started;
   ::setenv("AGENT_BASE_URL", backend.base_url().c_str(), 1);
   ::setenv("AGENT_TOKEN", "doc-token-5150", 1);
   const auto loaded = load_scenario_text(example, "agent.scenario.yaml", dir);
@@ -672,7 +676,7 @@ TEST_F(resume_live, replays_declines_and_failures_are_told_apart) {
   // A stand-in with the behaviours serve does not have: replaying the event
   // named by Last-Event-ID, 204, and 404 on reconnection.
   const std::string stream = "id: a\ndata: 1\n\nid: b\ndata: 2\n\nid: c\ndata: 3\n\n";
-  ssec::http::server stand_in(
+  auto stand_in_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
         const std::string id = req.header("last-event-id");
         if (!id.empty() && req.path == "/declines") return void(res.send(204, "text/plain", ""));
@@ -689,7 +693,8 @@ TEST_F(resume_live, replays_declines_and_failures_are_told_apart) {
         }
       },
       "127.0.0.1", 0);
-  ASSERT_TRUE(stand_in.ok());
+  ASSERT_TRUE(stand_in_started) << stand_in_started.error().to_string();
+  ssec::http::server& stand_in = **stand_in_started;
   const auto run = [&](const std::string& path) {
     ssec::http::stream_request req;
     req.url = stand_in.base_url() + path;

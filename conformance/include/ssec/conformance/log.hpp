@@ -17,6 +17,7 @@
 #include "sse/event.hpp"
 #include "sse/recording.hpp"
 #include "ssec/escape.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::conformance {
 
@@ -76,18 +77,13 @@ struct parsed_log {
   std::vector<std::size_t> text_lines;
 };
 
-/// Why a log text does not parse: 0-based line and column, and the reason.
-struct log_syntax_error {
-  std::size_t line = 0;
-  std::size_t column = 0;
-  std::string message;
-};
-
 /// Parses the log grammar of conformance/README.md ("The event log"). Blank
 /// lines and lines starting with `#` are skipped. Also checks the shape: at
 /// most one `error` (followed by nothing but `last_id`), at most one
 /// `last_id` (the last line). `rejected` is not accepted: it is not written.
-std::variant<parsed_log, log_syntax_error> parse_log(std::string_view text);
+/// On failure the error has no file, and its 1-based line and column within
+/// `text` (the column counts bytes, leading spaces included).
+ssec::result<parsed_log> parse_log(std::string_view text);
 
 /// A string value in log syntax (ssec/escape.hpp, the one escaper).
 using ssec::quote;

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "ssec/result.hpp"
+
 namespace ssec::http {
 
 /// A parsed request. Header names are lower-cased.
@@ -68,15 +70,16 @@ using handler = std::function<void(const request&, response&)>;
 
 class server {
  public:
-  /// Binds `address`:`port` (0 = any free port) and starts accepting.
-  /// Check ok() / error() after construction.
-  server(handler h, std::string address = "127.0.0.1", std::uint16_t port = 0, std::size_t max_connections = 64);
+  /// Binds `address`:`port` (0 = any free port) and starts accepting: the
+  /// running server, or why it could not start ("socket: ...", "not an IPv4
+  /// address: ...", "<address>:<port>: <strerror>"; no file, no line).
+  /// The server stops when stop() is called or it is destroyed.
+  static ssec::result<std::unique_ptr<server>> start(handler h, std::string address = "127.0.0.1",
+                                                     std::uint16_t port = 0, std::size_t max_connections = 64);
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  bool ok() const noexcept { return listen_fd_ >= 0; }
-  const std::string& error() const noexcept { return error_; }
   std::uint16_t port() const noexcept { return port_; }
   std::string base_url() const;
   /// True once stop() began: long-running handlers should return.
@@ -85,6 +88,8 @@ class server {
   void stop();
 
  private:
+  server(handler h, std::string address, std::size_t max_connections);
+  ssec::result<void> open_listener(std::uint16_t port);
   void accept_loop();
   void serve_connection(int fd);
 
@@ -93,7 +98,6 @@ class server {
   std::uint16_t port_ = 0;
   std::size_t max_connections_;
   int listen_fd_ = -1;
-  std::string error_;
   std::atomic<bool> stopping_{false};
   std::atomic<std::size_t> active_{0};
   std::thread acceptor_;

@@ -240,12 +240,10 @@ void check_resumption(const http::stream_request& req, double max_time_s, const 
 result<std::string> expand_env(std::string_view text, std::vector<std::string>& secrets);
 
 /// Expands only ${NAME} (the form scenario files use, so a `$` in a JSON body
-/// stays as written); `$${` writes a literal `${`. Otherwise as expand_env.
+/// stays as written); `$${` writes a literal `${`. Otherwise as expand_env;
+/// the error is "${NAME} is not set in the environment" (it starts with the
+/// variable as written, which a caller may quote).
 result<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets);
-/// The same, the name of an unset variable in `missing`: the form
-/// scenario.cpp still calls.
-std::optional<std::string> expand_env_braced(std::string_view text, std::vector<std::string>& secrets,
-                                             std::string& missing);
 
 /// `text` with every occurrence of each non-empty secret replaced by "[redacted]".
 std::string redact(std::string text, const std::vector<std::string>& secrets);

@@ -16,6 +16,7 @@
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/grading.hpp"
 #include "ssec/http_server.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::live {
 
@@ -52,13 +53,16 @@ class case_server {
  public:
   /// Serves `cases` at /case/<layer>/<topic>/<id> (test_case::path(); the
   /// older /case/<test_name> is still served) and `streams` at /stream/<name> on
-  /// address:port (0 = any free port). Check ok().
-  case_server(std::vector<conformance::test_case> cases, std::vector<served_stream> streams,
-              std::string address = "127.0.0.1", std::uint16_t port = 0, serve_limits limits = {});
+  /// address:port (0 = any free port): the running server, or why it could
+  /// not start (http::server::start's error).
+  static ssec::result<std::unique_ptr<case_server>> start(std::vector<conformance::test_case> cases,
+                                                          std::vector<served_stream> streams,
+                                                          std::string address = "127.0.0.1", std::uint16_t port = 0,
+                                                          serve_limits limits = {});
   ~case_server();
+  case_server(const case_server&) = delete;
+  case_server& operator=(const case_server&) = delete;
 
-  bool ok() const noexcept;
-  std::string error() const;
   std::string base_url() const;
   void stop();
 
@@ -70,6 +74,7 @@ class case_server {
   struct state;  ///< Implementation detail, shared with the connection handlers.
 
  private:
+  case_server() = default;
   std::shared_ptr<state> state_;
   std::unique_ptr<http::server> server_;
 };
