@@ -362,8 +362,9 @@ TEST_P(diff_rule_pairs, triggers_and_close_pair_does_not) {
   EXPECT_EQ(hits[0]->reader, r->reader);
   EXPECT_EQ(hits[0]->writer, r->writer);
   EXPECT_FALSE(hits[0]->message.empty());
-  if (hits[0]->worst() != change_level::info && !p.rule.starts_with("VERSION_PATCH"))
+  if (hits[0]->worst() != change_level::info && !p.rule.starts_with("VERSION_PATCH")) {
     EXPECT_TRUE(hits[0]->example.has_value()) << p.rule << " has no counterexample";
+  }
 
   const auto near = diff_texts(edited(base, p.near_old_edits), edited(base, p.near_new_edits));
   EXPECT_TRUE(with_rule(near, p.rule).empty()) << p.rule << " fired on the close pair:" << listing(near);

@@ -213,7 +213,7 @@ void run_probes(consumer_session& s, const options& o, const std::string& dialec
   const auto baseline = s.parse("probe/" + dialect + "/baseline", dialect, {probes.front().baseline_stream()});
   std::size_t done = 0;
   for (const auto& p : probes) {
-    probe_report pr{p.id, p.klass, p.description, "", conf::probe_grade::tolerated, conf::outcome::pass, "", ""};
+    probe_report pr{p.id, p.klass, p.description, "", conf::probe_grade::tolerated, conf::outcome::pass, "", "", ""};
     for (const auto& f : p.frames) {
       if (f.baseline < 0 || f.changed) pr.injected += (pr.injected.empty() ? "" : " ") + ssec::quote(f.block);
     }
