@@ -233,6 +233,54 @@ TEST(differential_oracle, judges_dialect_events_as_run_grades) {
   EXPECT_EQ(none->fingerprint, "agent.events.missing");
 }
 
+// A frame dropped or added anywhere is a count difference, not a difference
+// of the frames after it (one bug, one fingerprint; as at the wire layer).
+TEST(differential_oracle, a_dialect_event_dropped_anywhere_is_missing) {
+  const auto& cat = *sse::dialect::builtin_catalog().value;
+  const auto* agent = cat.dialect("agent");
+  ASSERT_NE(agent, nullptr);
+  const auto c = diff::reference_case(
+      conf::layer::agent, diff::sample_from_chunks({"data: null\n\ndata: {\"type\":\"x\"}\n\ndata: t\n\n"}), agent);
+  ASSERT_EQ(c.dialect_events.size(), 3u);
+  const auto line = [&](const json& events) { return json{{"id", c.path()}, {"events", events}}.dump(); };
+  const auto missing = diff::judge(c, answer(line(json::array({c.dialect_events[1], c.dialect_events[2]}))), {});
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->fingerprint, "agent.events.missing");
+  const auto extra = diff::judge(
+      c,
+      answer(line(json::array({c.dialect_events[0], c.dialect_events[0], c.dialect_events[1], c.dialect_events[2]}))),
+      {});
+  ASSERT_TRUE(extra);
+  EXPECT_EQ(extra->fingerprint, "agent.events.extra");
+  // Two differences are not a count difference.
+  const auto two = diff::judge(c, answer(line(json::array({c.dialect_events[2]}))), {});
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->fingerprint, "agent.raw.differs");
+}
+
+// A repair probe removes bytes to isolate a bug; it must not join a lone CR to
+// the LF after the removed bytes, which makes two line ends one and changes
+// what the stream means (a dropped event then "disappeared" under `crlf`).
+TEST(differential_oracle, repairs_never_join_a_lone_cr_to_an_lf) {
+  const auto find = [](const diff::sample& s, std::string_view name) -> std::optional<std::string> {
+    for (const auto& r : diff::repairs_of(s)) {
+      if (r.name == name) return r.repaired.bytes;
+    }
+    return std::nullopt;
+  };
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\r\n"}), "crlf"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\xEF\xBB\xBF\n"}), "bom"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\n", 9)}), "nul"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\0\n", 10)}), "nul"), std::string("data:a\r\0\n", 9));
+  // Elsewhere they repair as before.
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\n\r\n"}), "crlf"), "data:a\n\n");
+  EXPECT_EQ(find(diff::sample_from_chunks({"\xEF\xBB\xBF\xEF\xBB\xBF"
+                                           "data\n\n"}),
+                 "bom"),
+            "data\n\n");
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("id:\0\n\n", 6)}), "nul"), "id:\n\n");
+}
+
 TEST(differential_case_writer, written_case_loads_back_byte_exact) {
   const auto s = diff::sample_from_chunks({"\xEF\xBB",
                                            "\xBF"
