@@ -2,8 +2,10 @@
 // `sse-conform fuzz` (tools/docs/fuzz.md): the generator, oracle, shrinker and
 // case writer on their own, then the command run as a user runs it against
 // the reference adapter and against one-bug variants of a toy parser
-// (toy_adapter.cpp): each bug is found, shrunk small, and its case fails the
-// variant and passes the reference through `sse-conform run`.
+// (toy_adapter.cpp) and of a toy dialect decoder (toy_dialect_adapter.cpp):
+// each bug is found, shrunk small, and its case fails the variant and passes
+// the reference through `sse-conform run`; then adapters that lack a
+// reporting capability.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@ using nlohmann::json;
 
 const std::string tool = SSE_CONFORM_BIN;
 const std::string toy = TOY_ADAPTER;
+const std::string toy_dialect = TOY_DIALECT_ADAPTER;
 const fs::path source_dir = SSEC_SOURCE_DIR;
 
 std::string read_file(const fs::path& p) {
@@ -233,6 +236,54 @@ TEST(differential_oracle, judges_dialect_events_as_run_grades) {
   EXPECT_EQ(none->fingerprint, "agent.events.missing");
 }
 
+// A frame dropped or added anywhere is a count difference, not a difference
+// of the frames after it (one bug, one fingerprint; as at the wire layer).
+TEST(differential_oracle, a_dialect_event_dropped_anywhere_is_missing) {
+  const auto& cat = *sse::dialect::builtin_catalog().value;
+  const auto* agent = cat.dialect("agent");
+  ASSERT_NE(agent, nullptr);
+  const auto c = diff::reference_case(
+      conf::layer::agent, diff::sample_from_chunks({"data: null\n\ndata: {\"type\":\"x\"}\n\ndata: t\n\n"}), agent);
+  ASSERT_EQ(c.dialect_events.size(), 3u);
+  const auto line = [&](const json& events) { return json{{"id", c.path()}, {"events", events}}.dump(); };
+  const auto missing = diff::judge(c, answer(line(json::array({c.dialect_events[1], c.dialect_events[2]}))), {});
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->fingerprint, "agent.events.missing");
+  const auto extra = diff::judge(
+      c,
+      answer(line(json::array({c.dialect_events[0], c.dialect_events[0], c.dialect_events[1], c.dialect_events[2]}))),
+      {});
+  ASSERT_TRUE(extra);
+  EXPECT_EQ(extra->fingerprint, "agent.events.extra");
+  // Two differences are not a count difference.
+  const auto two = diff::judge(c, answer(line(json::array({c.dialect_events[2]}))), {});
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->fingerprint, "agent.raw.differs");
+}
+
+// A repair probe removes bytes to isolate a bug; it must not join a lone CR to
+// the LF after the removed bytes, which makes two line ends one and changes
+// what the stream means (a dropped event then "disappeared" under `crlf`).
+TEST(differential_oracle, repairs_never_join_a_lone_cr_to_an_lf) {
+  const auto find = [](const diff::sample& s, std::string_view name) -> std::optional<std::string> {
+    for (const auto& r : diff::repairs_of(s)) {
+      if (r.name == name) return r.repaired.bytes;
+    }
+    return std::nullopt;
+  };
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\r\n"}), "crlf"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\xEF\xBB\xBF\n"}), "bom"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\n", 9)}), "nul"), std::nullopt);
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\0\n", 10)}), "nul"), std::string("data:a\r\0\n", 9));
+  // Elsewhere they repair as before.
+  EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\n\r\n"}), "crlf"), "data:a\n\n");
+  EXPECT_EQ(find(diff::sample_from_chunks({"\xEF\xBB\xBF\xEF\xBB\xBF"
+                                           "data\n\n"}),
+                 "bom"),
+            "data\n\n");
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("id:\0\n\n", 6)}), "nul"), "id:\n\n");
+}
+
 TEST(differential_case_writer, written_case_loads_back_byte_exact) {
   const auto s = diff::sample_from_chunks({"\xEF\xBB",
                                            "\xBF"
@@ -355,6 +406,98 @@ TEST_P(fuzz_bug, is_found_shrunk_and_reproduced_by_run) {
 }
 
 INSTANTIATE_TEST_SUITE_P(one_bug_variants, fuzz_bug, ::testing::Values("cr", "nul-id", "first-data", "space-twice"));
+
+TEST_F(fuzz_cli, the_toy_dialect_decoder_without_a_bug_runs_clean) {
+  for (const char* layer : {"chat", "agent"}) {
+    const auto r = run(fuzz_args(toy_dialect, 0.5, std::string("--layer ") + layer));
+    EXPECT_EQ(r.status, 0) << layer << "\n" << r.out << r.err;
+    EXPECT_GT(summary()["execs"].get<int>(), 100) << layer;
+  }
+}
+
+struct dialect_bug_param {
+  const char* layer;
+  const char* bug;
+  const char* fingerprint;
+};
+
+class fuzz_dialect_bug : public fuzz_cli, public ::testing::WithParamInterface<dialect_bug_param> {};
+
+// Each dialect bug is found within 800 samples of seed 1 as exactly one
+// fingerprint, shrunk to at most 16 bytes; its case loads, fails the variant,
+// passes the correct toy and the reference through `run`, and replays.
+TEST_P(fuzz_dialect_bug, is_found_as_one_fingerprint_shrunk_and_reproduced_by_run) {
+  const auto& p = GetParam();
+  const std::string variant = toy_dialect + " --bug " + p.bug;
+  const auto r = run(fuzz_args(variant, 3, std::string("--max-execs 800 --layer ") + p.layer));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  const json j = summary();
+  const auto& findings = j["impls"][0]["findings"];
+  ASSERT_EQ(findings.size(), 1u) << j.dump(2);
+  EXPECT_EQ(findings[0]["fingerprint"], p.fingerprint) << j.dump(2);
+  EXPECT_EQ(findings[0]["grade"], "fail");
+  EXPECT_LE(findings[0]["bytes"].get<std::size_t>(), 16u) << j.dump(2);
+  EXPECT_TRUE(findings[0]["shrink_complete"].get<bool>());
+
+  const fs::path found = dir_ / "found";
+  const auto loaded = conf::load_case_tree(found, "found", project_tags());
+  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
+  ASSERT_EQ(loaded.value.size(), 1u);
+  EXPECT_EQ(conf::to_string(loaded.value[0].layer), std::string(p.layer));
+  EXPECT_TRUE(loaded.value[0].has_dialect_events);
+  const std::string cases = " --cases '" + found.string() + "'";
+  EXPECT_EQ(run("run --impl \"" + variant + "\"" + cases).status, 1);
+  const auto correct = run("run --impl \"" + toy_dialect + "\"" + cases);
+  EXPECT_EQ(correct.status, 0) << correct.out << correct.err;
+  const auto reference = run("run --impl \"'" + tool + "' adapter\"" + cases);
+  EXPECT_EQ(reference.status, 0) << reference.out << reference.err;
+
+  const auto still = run("fuzz --replay '" + found.string() + "' --impl \"" + variant + "\"");
+  EXPECT_EQ(still.status, 1) << still.out << still.err;
+  EXPECT_NE(still.out.find("still-failing"), std::string::npos) << still.out;
+  const auto fixed = run("fuzz --replay '" + found.string() + "' --impl \"" + toy_dialect + "\"");
+  EXPECT_EQ(fixed.status, 0) << fixed.out << fixed.err;
+}
+
+// Shrunk (seed 1): "data:null\n\n" (11 bytes), "data:[ERROR]\n\n" (14), "data:[ERROR] m\n\n" (16).
+INSTANTIATE_TEST_SUITE_P(one_bug_dialect_variants, fuzz_dialect_bug,
+                         ::testing::Values(dialect_bug_param{"agent", "drop-non-object", "agent.events.missing"},
+                                           dialect_bug_param{"chat", "no-error-prefix",
+                                                             "chat.kind.error-vs-plain_text"},
+                                           dialect_bug_param{"chat", "error-space", "chat.text.other-vs-space"}));
+
+// A reporting capability left out of the hello (adapter-protocol.md) excuses
+// what the adapter cannot show, as `run` skips the cases needing it; a
+// parsing bug elsewhere is still found.
+TEST_F(fuzz_cli, a_missing_reporting_capability_masks_only_what_it_names) {
+  const std::string limits = "--max-execs 400";
+  for (const std::string omit : {"retry", "last-event-id"}) {
+    const auto r = run(fuzz_args(toy + " --omit " + omit, 2, limits));
+    EXPECT_EQ(r.status, 0) << omit << "\n" << r.out << r.err;
+    EXPECT_EQ(summary()["execs"].get<int>(), 400) << omit;
+  }
+  // Wrong retry values: found when the hello lists retry ...
+  const std::string wrong_retry = toy + " --bug retry-plus-one";
+  const auto found = run(fuzz_args(wrong_retry, 2, limits));
+  ASSERT_EQ(found.status, 1) << found.out << found.err;
+  const json j = summary();
+  std::set<std::string> fingerprints;
+  for (const auto& f : j["impls"][0]["findings"]) fingerprints.insert(f["fingerprint"].get<std::string>());
+  EXPECT_TRUE(fingerprints.count("wire.retry.differs")) << j.dump(2);
+  // ... masked when it does not: the fuzzer is clean, and `run` skips the cases it found.
+  const std::string masked = toy + " --omit retry --bug retry-plus-one";
+  fs::rename(dir_ / "found", dir_ / "retry-cases");
+  const auto clean = run(fuzz_args(masked, 2, limits));
+  EXPECT_EQ(clean.status, 0) << clean.out << clean.err;
+  EXPECT_EQ(summary()["execs"].get<int>(), 400);
+  const std::string cases = " --cases '" + (dir_ / "retry-cases").string() + "'";
+  const auto skipped = run("run --impl \"" + masked + "\"" + cases);
+  EXPECT_EQ(skipped.status, 0) << skipped.out << skipped.err;
+  EXPECT_EQ(run("run --require-all --impl \"" + masked + "\"" + cases).status, 1);
+  // Without last-event-id, an id holding NUL is not compared either; a lone CR still is.
+  EXPECT_EQ(run(fuzz_args(toy + " --omit last-event-id --bug nul-id", 2, limits)).status, 0);
+  EXPECT_EQ(run(fuzz_args(toy + " --omit retry --omit last-event-id --bug cr", 2, limits)).status, 1);
+}
 
 TEST_F(fuzz_cli, a_crashing_hanging_or_garbling_adapter_is_a_finding_and_the_run_goes_on) {
   for (const auto& [bug, fingerprint] : std::vector<std::pair<std::string, std::string>>{

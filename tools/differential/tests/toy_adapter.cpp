@@ -11,8 +11,12 @@
 //   crash        exits when the stream holds "retry" (the fuzzer must restart it)
 //   hang         never answers a stream holding a NUL byte
 //   garbage      answers a stream holding "event" with a line that is not JSON
+//   retry-plus-one  reports the reconnection time one more than the stream set
+// With `--omit CAP` (repeatable) its hello lists every capability of
+// adapter-protocol.md but those: `--omit retry` says it cannot report retry.
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <iostream>
@@ -88,7 +92,8 @@ json parse_stream(const std::string& raw) {
       std::uint64_t ms = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
       const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-      if (digits && ec == std::errc() && end == value.data() + value.size()) retry = ms;
+      if (digits && ec == std::errc() && end == value.data() + value.size())
+        retry = bug == "retry-plus-one" ? ms + 1 : ms;
     }
   }
   return {{"events", events}, {"retry", retry}};
@@ -97,8 +102,10 @@ json parse_stream(const std::string& raw) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::vector<std::string> omit;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--bug") bug = argv[i + 1];
+    if (std::string(argv[i]) == "--omit") omit.emplace_back(argv[i + 1]);
   }
   std::string request;
   while (std::getline(std::cin, request)) {
@@ -110,13 +117,18 @@ int main(int argc, char** argv) {
     const std::string op = j.value("op", "");
     if (op == "bye") return 0;
     if (op == "hello") {
-      std::cout << json{{"op", "hello"},
-                        {"protocol", 1},
-                        {"name", bug.empty() ? "toy" : "toy-" + bug},
-                        {"version", "1.0"},
-                        {"layers", {"wire"}}}
-                       .dump()
-                << std::endl;
+      json hello{{"op", "hello"},
+                 {"protocol", 1},
+                 {"name", bug.empty() ? "toy" : "toy-" + bug},
+                 {"version", "1.0"},
+                 {"layers", {"wire"}}};
+      if (!omit.empty()) {
+        hello["capabilities"] = json::array();
+        for (const char* cap : {"bom", "cr", "utf8-repair", "nul", "retry", "last-event-id"}) {
+          if (std::find(omit.begin(), omit.end(), cap) == omit.end()) hello["capabilities"].push_back(cap);
+        }
+      }
+      std::cout << hello.dump() << std::endl;
       continue;
     }
     std::string stream;
