@@ -54,6 +54,7 @@ struct builder {
   const dl::dialect_spec* old;  // the same dialect in the previous contract, or null
   std::vector<probe_frame> baseline;
   std::vector<probe> out;
+  std::string suffix;  // "@<baseline name>" for a recorded baseline, else empty
 
   // Where injected frames go: the middle, after the opening frames, before a terminal one.
   std::size_t middle() const {
@@ -63,7 +64,7 @@ struct builder {
 
   probe& start(std::string klass, const std::string& what, std::string description) {
     probe p;
-    p.id = d.name + "/" + klass + "/" + what;
+    p.id = d.name + "/" + klass + "/" + what + suffix;
     p.dialect = d.name;
     p.klass = std::move(klass);
     p.description = std::move(description);
@@ -156,12 +157,11 @@ const std::vector<std::string>& probe_classes() {
   return classes;
 }
 
-std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev, std::string_view dialect,
-                               const std::vector<std::string>& exclude) {
-  const dl::dialect_spec* d = next.dialect(dialect);
-  if (d == nullptr) return {};
-  builder b{*d, prev != nullptr ? prev->dialect(dialect) : nullptr, {}, {}};
-  build_baseline(b, exclude);
+namespace {
+
+// The probes of every class on the baseline `b` holds.
+std::vector<probe> add_probes(builder& b) {
+  const dl::dialect_spec* d = &b.d;
   const std::size_t mid = b.middle();
 
   // What the new contract adds or changes.
@@ -272,6 +272,54 @@ std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev,
     b.inject("orphan-close", close, "`" + close + "` whose `" + r->check.open + "` never came", frame_of(g, -1), mid);
   }
   return std::move(b.out);
+}
+
+}  // namespace
+
+std::vector<probe> make_probes(const dl::catalog& next, const dl::catalog* prev, std::string_view dialect,
+                               const std::vector<std::string>& exclude) {
+  const dl::dialect_spec* d = next.dialect(dialect);
+  if (d == nullptr) return {};
+  builder b{*d, prev != nullptr ? prev->dialect(dialect) : nullptr, {}, {}, {}};
+  build_baseline(b, exclude);
+  return add_probes(b);
+}
+
+std::vector<probe> make_probes_on(const dl::catalog& next, const dl::catalog* prev, std::string_view dialect,
+                                  const std::vector<probe_frame>& recorded, std::string_view name,
+                                  const std::vector<std::string>& exclude) {
+  const dl::dialect_spec* d = next.dialect(dialect);
+  if (d == nullptr) return {};
+  builder b{*d, prev != nullptr ? prev->dialect(dialect) : nullptr, {}, {}, "@" + std::string(name)};
+  dl::decoder dec(*d);
+  for (const auto& f : recorded) {
+    if (f.comment) continue;
+    if (gen::contains(exclude, dec.decode_event(dl::frame{f.data, f.event}).type)) continue;
+    probe_frame kept = f;
+    kept.baseline = static_cast<int>(b.baseline.size());
+    kept.changed = false;
+    kept.novel = false;
+    kept.touched.clear();
+    b.baseline.push_back(std::move(kept));
+  }
+  if (b.baseline.empty()) return {};
+  return add_probes(b);
+}
+
+probe_frame recorded_frame(std::string_view event, std::string_view data) {
+  probe_frame f;
+  f.event = std::string(event.empty() ? "message" : event);
+  f.data = std::string(data);
+  if (f.event != "message") f.block = "event: " + f.event + "\n";
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t lf = f.data.find('\n', start);
+    f.block += "data: " + f.data.substr(start, lf == std::string::npos ? std::string::npos : lf - start) + "\n";
+    if (lf == std::string::npos) break;
+    start = lf + 1;
+  }
+  f.block += "\n";
+  return f;
 }
 
 std::vector<chunking> probe_chunkings(const probe& p, unsigned random_count) {

@@ -22,7 +22,7 @@ namespace conf = ssec::conformance;
 
 struct certify_args {
   std::string old_path, new_path;
-  std::vector<std::string> producers, captures, scenarios, consumers, profiles;
+  std::vector<std::string> producers, captures, scenarios, consumers, profiles, baselines;
   std::string dialect;
   std::string format = "text";
   std::string json, junit, html, markdown;
@@ -67,6 +67,20 @@ int run_certify(const certify_args& a) {
   o.captures = a.captures;
   o.scenarios = a.scenarios;
   o.consumers = a.consumers;
+  for (const auto& spec : a.baselines) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      std::cerr << "sse-conform certify: --baseline '" << spec << "': expected DIALECT=FILE\n";
+      return exit_usage;
+    }
+    auto b = certify::load_baseline(spec.substr(eq + 1), spec.substr(0, eq), *o.new_contract,
+                                    "recorded-" + std::to_string(o.baselines.size() + 1));
+    if (!b) {
+      std::cerr << "sse-conform certify: " << b.error().message << '\n';
+      return exit_usage;
+    }
+    o.baselines.push_back(std::move(b).value());
+  }
   for (const auto& file : a.profiles) {
     auto loaded = conf::load_profile_file(file, file);
     if (!loaded.ok()) {
@@ -137,6 +151,10 @@ void add_certify_command(CLI::App& app, int& code) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--dialect", a->dialect, "The producers' dialect (a scenario request's own dialect wins)");
   cmd->add_option("--consumer", a->consumers, "A consumer's adapter command at a dialect layer (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--baseline", a->baselines,
+                  "DIALECT=FILE: a recorded stream or capture of DIALECT, probed besides the generated baseline "
+                  "(repeatable; at most 1 MiB and 1000 frames)")
       ->allow_extra_args(false);
   cmd->add_option("--profile", a->profiles, "A consumer profile (repeatable); paired with the consumer of its name")
       ->allow_extra_args(false)

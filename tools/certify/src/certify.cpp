@@ -204,16 +204,18 @@ void grade_static(consumer_report& r, const conf::consumer_profile& p, const opt
   r.static_findings = conf::check_profile(p, *o.new_contract, o.old_contract.get());
 }
 
-void run_probes(consumer_session& s, const options& o, const std::string& dialect,
-                const conf::consumer_profile* profile, consumer_report& r, const progress_callback& progress) {
-  const std::vector<std::string> exclude = profile != nullptr ? profile->aborts_on : std::vector<std::string>{};
-  const auto probes = conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, exclude);
+void run_probes_on(consumer_session& s, const options& o, const std::string& dialect,
+                   const std::vector<conf::probe>& probes, const std::string& baseline_name, consumer_report& r,
+                   const progress_callback& progress) {
   if (probes.empty()) return;
   const dl::dialect_spec& d = *o.new_contract->dialect(dialect);
-  const auto baseline = s.parse("probe/" + dialect + "/baseline", dialect, {probes.front().baseline_stream()});
+  const std::string baseline_id =
+      "probe/" + dialect + "/baseline" + (baseline_name == "generated" ? "" : "@" + baseline_name);
+  const auto baseline = s.parse(baseline_id, dialect, {probes.front().baseline_stream()});
   std::size_t done = 0;
   for (const auto& p : probes) {
-    probe_report pr{p.id, p.klass, p.description, "", conf::probe_grade::tolerated, conf::outcome::pass, "", "", ""};
+    probe_report pr{
+        p.id, p.klass, p.description, "", baseline_name, conf::probe_grade::tolerated, conf::outcome::pass, "", "", ""};
     for (const auto& f : p.frames) {
       if (f.baseline < 0 || f.changed) pr.injected += (pr.injected.empty() ? "" : " ") + ssec::quote(f.block);
     }
@@ -248,6 +250,19 @@ void run_probes(consumer_session& s, const options& o, const std::string& dialec
     r.probes.push_back(std::move(pr));
     say(progress, "  " + r.name + ": probe " + std::to_string(++done) + "/" + std::to_string(probes.size()) + " " +
                       p.id + ": " + std::string(conf::to_string(r.probes.back().grade)));
+  }
+}
+
+// The probes on the generated baseline, then on each recorded one of the dialect.
+void run_probes(consumer_session& s, const options& o, const std::string& dialect,
+                const conf::consumer_profile* profile, consumer_report& r, const progress_callback& progress) {
+  const std::vector<std::string> exclude = profile != nullptr ? profile->aborts_on : std::vector<std::string>{};
+  run_probes_on(s, o, dialect, conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, exclude), "generated",
+                r, progress);
+  for (const auto& b : o.baselines) {
+    if (b.dialect != dialect) continue;
+    const auto probes = conf::make_probes_on(*o.new_contract, o.old_contract.get(), dialect, b.frames, b.name, exclude);
+    run_probes_on(s, o, dialect, probes, b.name, r, progress);
   }
 }
 

@@ -95,6 +95,7 @@ ojson to_json(const report& r) {
     for (const auto& p : c.probes) {
       ojson j{{"id", p.id},
               {"class", p.klass},
+              {"baseline", p.baseline},
               {"grade", conf::to_string(p.grade)},
               {"outcome", conf::to_string(p.outcome)},
               {"description", p.description}};

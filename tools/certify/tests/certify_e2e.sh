@@ -2,7 +2,8 @@
 # `sse-conform certify` end to end (tools/docs/certify.md), as a release team
 # runs it: a catalog change that every consumer and producer tolerates (exit
 # 0), one that breaks a consumer (exit 1), one that breaks a producer (exit
-# 1), one whose version does not follow it (exit 1), and usage errors (exit 2).
+# 1), one whose version does not follow it (exit 1), usage errors (exit 2),
+# and probes on recorded baselines (--baseline).
 # The JavaScript consumers join when node and tools/adapters/node_modules are
 # there; without them their part says SKIPPED and the rest still runs.
 # Usage: certify_e2e.sh SSE_CONFORM SOURCE_DIR
@@ -138,7 +139,60 @@ printf 'profile_format: 1\nname: x\ndialect: chat\nunknown_types: maybe\nhandles
 expect_exit 2 "$tool" certify --old old --new new --profile bad.profile.yaml
 grep -q "bad.profile.yaml:4:16: .unknown_types. must be" err.txt || fail "profile error not positioned"
 
-# 6. The two real consumers (node), with their profiles.
+# 6. Recorded baselines (--baseline DIALECT=FILE): the probes built on a
+# recorded chat stream, whose third frame has two data lines (the generated
+# baseline never has), as a raw stream and as a check --record capture.
+printf '%s\n\n' 'data: {"type":"content","text":"Hello"}' ': keep-alive' \
+  "$(printf 'data: {"type":"thinking",\ndata:  "text":"two data lines"}')" \
+  "$(printf 'event: message\ndata: {"type":"content","text":" world"}')" \
+  'data: {"type":"usage","promptTokens":3,"completionTokens":2}' > chat-recorded.sse
+"$tool" check --dialect chat --spec new --file chat-recorded.sse --record chat-recorded.capture > /dev/null
+expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" --consumer "$reference_old" \
+  --baseline chat=chat-recorded.sse --baseline chat=chat-recorded.capture --format json
+json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation")["baseline"] == "generated"'
+json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation@recorded-1")["grade"] == "tolerated"'
+json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation@recorded-1")["baseline"] == "recorded-1"'
+json_is out.txt 'probe("sse-conform reference", "chat/keep-alive/comment@recorded-2")["grade"] == "tolerated"'
+json_is out.txt 'sum(p["baseline"] == "recorded-1" for p in consumer("sse-conform reference")["probes"]["results"]) >= 5'
+# A consumer that dies on a frame of two data lines: every generated probe is
+# tolerated, the recorded baseline breaks it.
+cat > multiline_crash.py <<'PY'
+import base64, json, re, subprocess, sys
+working = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("op") == "parse":
+        data = b"".join(base64.b64decode(c) for c in request.get("chunks", []))
+        if re.search(rb"data:[^\n]*\ndata:", data):
+            sys.exit(3)
+    working.stdin.write(line)
+    working.stdin.flush()
+    sys.stdout.write(working.stdout.readline())
+    sys.stdout.flush()
+    if request.get("op") == "bye":
+        break
+PY
+expect_exit 1 "$tool" certify --old old --new new "${fast[@]}" --consumer "python3 multiline_crash.py $reference_old" \
+  --baseline chat=chat-recorded.sse --format json
+json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation")["grade"] == "tolerated"'
+json_is out.txt 'all(p["grade"] != "broke" for p in consumer("sse-conform reference")["probes"]["results"] if p["baseline"] == "generated")'
+json_is out.txt 'probe("sse-conform reference", "chat/new-type/citation@recorded-1")["grade"] == "broke"'
+json_is out.txt '"exited with status 3" in probe("sse-conform reference", "chat/new-type/citation@recorded-1")["reason"]'
+# Baselines that cannot be used: exit 2 naming the file and where.
+printf 'data: {"type":"content","text":"a"}\n\ndata: {"type":"content","text":"cut' > cut.sse
+expect_exit 2 "$tool" certify --old old --new new --baseline chat=cut.sse
+grep -q "baseline cut.sse: does not decode: an unterminated frame .* at byte offset 37" err.txt || fail "no decode error"
+printf 'data: {"type":"content","text":"a"}\n\ndata: {"type":"approval_request","name":"x","arguments":{}}\n\n' > must.sse
+expect_exit 2 "$tool" certify --old old --new new --baseline chat=must.sse
+grep -q "baseline must.sse: frame 2 (byte offset 37) breaks the new contract's MUST rule CHAT-APPROVAL-ID" err.txt ||
+  fail "no MUST error"
+head -c 1048577 /dev/zero > big.sse
+expect_exit 2 "$tool" certify --old old --new new --baseline chat=big.sse
+grep -q "baseline big.sse: 1048577 bytes, over the limit of 1048576 bytes" err.txt || fail "no size error"
+expect_exit 2 "$tool" certify --old old --new new --baseline chat-recorded.sse
+grep -q "expected DIALECT=FILE" err.txt || fail "no DIALECT=FILE error"
+
+# 7. The two real consumers (node), with their profiles.
 adapters="$src/tools/adapters"
 if ! command -v node >/dev/null || [ ! -d "$adapters/node_modules" ]; then
   echo "SKIPPED: the JavaScript consumers (node or tools/adapters/node_modules missing; run tools/install-deps.sh)"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sse/dialect/decoder.hpp"
+#include "ssec/certify/certify.hpp"
 #include "ssec/conformance/consumer_profile.hpp"
 #include "ssec/conformance/probes.hpp"
 
@@ -368,6 +369,110 @@ TEST(probe_grading, doing_without_a_removed_field_is_tolerated_never_adopted) {
   const auto& d = *next->dialect("chat");
   const auto r = conf::grade_probe(*p, d, decoded(d, p->baseline_stream()), decoded(d, p->stream()));
   EXPECT_EQ(r.grade, conf::probe_grade::tolerated) << r.reason;
+}
+
+// ---- Recorded baselines ---------------------------------------------------
+
+const char* recorded_stream =
+    "data: {\"type\":\"content\",\"text\":\"Hello\"}\n\n: keep-alive\n\n"
+    "data: {\"type\":\"thinking\",\ndata:  \"text\":\"two data lines\"}\n\n"
+    "data: {\"type\":\"usage\",\"promptTokens\":3}\n\n";
+
+std::vector<conf::probe_frame> recorded_frames() {
+  const dl::dialect_spec& d = *added().new_set->dialect("chat");
+  std::vector<conf::probe_frame> out;
+  for (const auto& e : dl::decode_stream(d, recorded_stream).events) out.push_back(conf::recorded_frame("", e.raw));
+  return out;
+}
+
+TEST(probes, are_built_on_a_recorded_baseline_its_frames_the_known_events) {
+  const auto& c = added();
+  const auto frames = recorded_frames();
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[1].block, "data: {\"type\":\"thinking\",\ndata:  \"text\":\"two data lines\"}\n\n");
+  const auto probes = conf::make_probes_on(*c.new_set, c.old_set.get(), "chat", frames, "recorded-1");
+  const auto* t = find(probes, "chat/new-type/citation@recorded-1");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->baseline_stream(),
+            "data: {\"type\":\"content\",\"text\":\"Hello\"}\n\n"
+            "data: {\"type\":\"thinking\",\ndata:  \"text\":\"two data lines\"}\n\n"
+            "data: {\"type\":\"usage\",\"promptTokens\":3}\n\n");
+  EXPECT_EQ(t->frames.size(), 4u);
+  EXPECT_EQ(t->frames[1].baseline, -1) << "injected after the first frame, as on the generated baseline";
+  EXPECT_NE(find(probes, "chat/new-field/content.annotations@recorded-1"), nullptr);
+  EXPECT_NE(find(probes, "chat/keep-alive/comment@recorded-1"), nullptr);
+  EXPECT_EQ(find(probes, "chat/new-type/citation"), nullptr) << "every id names its baseline";
+
+  // A consumer of OLD tolerates the new type on it; one that loses the
+  // recorded two-line frame broke.
+  const dl::dialect_spec& old_d = *c.old_set->dialect("chat");
+  const dl::dialect_spec& new_d = *c.new_set->dialect("chat");
+  const auto base = decoded(old_d, t->baseline_stream());
+  const auto ok = conf::grade_probe(*t, new_d, base, decoded(old_d, t->stream()));
+  EXPECT_EQ(ok.grade, conf::probe_grade::tolerated) << ok.reason;
+  auto lossy = decoded(old_d, t->stream());
+  lossy.dialect->erase(lossy.dialect->begin() + 2);
+  const auto lost = conf::grade_probe(*t, new_d, base, lossy);
+  EXPECT_EQ(lost.grade, conf::probe_grade::broke);
+  EXPECT_NE(lost.reason.find("lost a known event"), std::string::npos) << lost.reason;
+
+  // aborts_on keeps its frames out of the recorded baseline too.
+  const auto kept = conf::make_probes_on(*c.new_set, c.old_set.get(), "chat", frames, "recorded-1", {"usage"});
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept.front().baseline.size(), 2u);
+  EXPECT_EQ(kept.front().baseline_stream().find("usage"), std::string::npos);
+}
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const std::string path = testing::TempDir() + "certify_baseline_" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST(recorded_baseline, loads_a_stream_or_a_capture) {
+  const auto& c = added();
+  auto b = ssec::certify::load_baseline(temp_file("ok.sse", recorded_stream), "chat", *c.new_set, "recorded-1");
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->name, "recorded-1");
+  ASSERT_EQ(b->frames.size(), 3u);
+  EXPECT_EQ(b->frames[1].data, "{\"type\":\"thinking\",\n \"text\":\"two data lines\"}");
+  // Two reads of one frame: the frame is split across them.
+  const std::string capture =
+      "{\"format\":\"sse-conform-capture\",\"version\":1,\"source\":\"http://x/\",\"status\":200,"
+      "\"headers\":{\"content-type\":\"text/event-stream\"},\"timed\":true}\n"
+      "{\"t\":0.1,\"b64\":\"ZGF0YTogeyJ0eXBlIjoiY29udGVudCIs\"}\n{\"t\":0.2,\"b64\":\"InRleHQiOiJhIn0KCg==\"}\n"
+      "{\"end\":\"complete\",\"t\":0.3}\n";
+  auto cap = ssec::certify::load_baseline(temp_file("ok.capture", capture), "chat", *c.new_set, "recorded-2");
+  ASSERT_TRUE(cap) << cap.error().message;
+  ASSERT_EQ(cap->frames.size(), 1u);
+  EXPECT_EQ(cap->frames[0].data, "{\"type\":\"content\",\"text\":\"a\"}");
+}
+
+TEST(recorded_baseline, refuses_what_cannot_be_a_baseline_saying_where) {
+  const auto& c = added();
+  const auto error_of = [&c](const std::string& name, const std::string& bytes) {
+    auto b = ssec::certify::load_baseline(temp_file(name, bytes), "chat", *c.new_set, "recorded-1");
+    return b ? std::string("loaded") : b.error().message;
+  };
+  EXPECT_NE(error_of("cut.sse", "data: {\"type\":\"content\",\"text\":\"a\"}\n\ndata: {")
+                .find("does not decode: an unterminated frame at the end (no blank line) at byte offset 37"),
+            std::string::npos);
+  EXPECT_NE(error_of("utf8.sse", "data: {\"type\":\"content\",\"text\":\"\xff\"}\n\n").find("not UTF-8 at byte offset"),
+            std::string::npos);
+  EXPECT_NE(error_of("must.sse", "data: {\"type\":\"approval_request\",\"name\":\"x\",\"arguments\":{}}\n\n")
+                .find("frame 1 (byte offset 0) breaks the new contract's MUST rule CHAT-APPROVAL-ID"),
+            std::string::npos);
+  EXPECT_NE(error_of("empty.sse", ": only a comment\n\n").find("holds no event"), std::string::npos);
+  EXPECT_NE(error_of("bad.capture", "{\"format\":\"sse-conform-capture\",\"version\":1,\"source\":\"x\"}\nnot json\n")
+                .find("bad.capture"),
+            std::string::npos);
+  std::string frames;
+  for (int i = 0; i < 1001; ++i) frames += "data: {\"type\":\"content\",\"text\":\"a\"}\n\n";
+  EXPECT_NE(error_of("many.sse", frames).find("1001 frames, over the limit of 1000"), std::string::npos);
+  const std::string big(ssec::certify::max_baseline_bytes + 1, 'x');
+  EXPECT_NE(error_of("big.sse", big).find("1048577 bytes, over the limit of 1048576 bytes"), std::string::npos);
+  auto none = ssec::certify::load_baseline(temp_file("ok2.sse", recorded_stream), "nope", *c.new_set, "r");
+  EXPECT_FALSE(none);
 }
 
 }  // namespace

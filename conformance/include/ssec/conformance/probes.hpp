@@ -61,6 +61,20 @@ const std::vector<std::string>& probe_classes();
 std::vector<probe> make_probes(const sse::dialect::catalog& next, const sse::dialect::catalog* prev,
                                std::string_view dialect, const std::vector<std::string>& exclude = {});
 
+/// The probes of dialect `dialect` built on a recorded baseline (`certify
+/// --baseline`, tools/docs/certify.md, "Recorded baselines"): `recorded`'s
+/// frames (recorded_frame) are the known events, except comments and frames
+/// whose decoded type is in `exclude`; the probes are those make_probes
+/// makes on its own baseline, injected at the same places, and their ids end
+/// with "@<name>". Empty when no frame is left or NEW lacks the dialect.
+std::vector<probe> make_probes_on(const sse::dialect::catalog& next, const sse::dialect::catalog* prev,
+                                  std::string_view dialect, const std::vector<probe_frame>& recorded,
+                                  std::string_view name, const std::vector<std::string>& exclude = {});
+
+/// A recorded frame of SSE type `event` and data `data` (multi-line data
+/// joined with LF), re-written as `event:` and `data:` lines.
+probe_frame recorded_frame(std::string_view event, std::string_view data);
+
 /// The chunkings a consumer sees each probe under: whole, byte by byte and
 /// `random_count` seeded random splits (sse::chunking, as every tool cuts).
 std::vector<chunking> probe_chunkings(const probe& p, unsigned random_count = 2);

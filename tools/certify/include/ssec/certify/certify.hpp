@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -24,11 +25,33 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/probes.hpp"
 #include "ssec/conformance/runner.hpp"
+#include "ssec/result.hpp"
 
 namespace ssec::certify {
 
 /// The certify JSON report's format version (tools/docs/certify.md).
 inline constexpr int certify_format_version = 1;
+
+/// A recorded baseline is refused over these (tools/docs/certify.md, "Recorded baselines").
+inline constexpr std::uint64_t max_baseline_bytes = std::uint64_t{1} << 20;
+inline constexpr std::size_t max_baseline_frames = 1000;
+
+/// A recorded baseline stream (`--baseline DIALECT=FILE`): its frames are the
+/// known events of the probes built on it (conformance::make_probes_on).
+struct recorded_baseline {
+  std::string name;  ///< "recorded-<n>", n its 1-based place among the --baseline options.
+  std::string dialect;
+  std::string file;
+  std::vector<conformance::probe_frame> frames;
+};
+
+/// Reads a recorded baseline (a raw SSE stream or a check --record capture),
+/// refusing a file over max_baseline_bytes before reading it, a stream that
+/// does not decode (invalid UTF-8, an unterminated last frame), over
+/// max_baseline_frames frames, or breaking one of NEW's MUST rules; the
+/// error names the file and the frame or byte offset.
+result<recorded_baseline> load_baseline(const std::string& file, const std::string& dialect,
+                                        const sse::dialect::catalog& next, std::string name);
 
 struct options {
   std::shared_ptr<const sse::dialect::catalog> old_contract;
@@ -41,9 +64,10 @@ struct options {
   std::vector<std::string> scenarios;  ///< Scenario files (tools/docs/scenario-format.md): each request a producer.
   std::vector<std::string> consumers;  ///< Adapter commands (/bin/sh -c).
   std::vector<conformance::consumer_profile> profiles;
-  conformance::chunking_plan case_plan;     ///< Chunkings of NEW's cases for the reference and consumers.
-  unsigned probe_random = 2;                ///< Seeded random chunkings per probe (besides whole and bytes).
-  std::chrono::milliseconds timeout{5000};  ///< Per exchange with a consumer.
+  std::vector<recorded_baseline> baselines;  ///< Probed besides the generated baseline of their dialect.
+  conformance::chunking_plan case_plan;      ///< Chunkings of NEW's cases for the reference and consumers.
+  unsigned probe_random = 2;                 ///< Seeded random chunkings per probe (besides whole and bytes).
+  std::chrono::milliseconds timeout{5000};   ///< Per exchange with a consumer.
   double producer_timeout_s = 30;
   std::size_t producer_max_events = 10000;
 };
@@ -82,6 +106,7 @@ struct producer_report {
 
 struct probe_report {
   std::string id, klass, description, chunking;
+  std::string baseline = "generated";  ///< "generated", or the recorded baseline's name ("recorded-1").
   conformance::probe_grade grade = conformance::probe_grade::tolerated;
   conformance::outcome outcome = conformance::outcome::pass;
   std::string reason;
