@@ -28,7 +28,8 @@ struct collector {
   void on_diagnostic(const sse::diagnostic& d) {
     if (problem) return;
     if (d.code == sse::diag::invalid_utf8) problem = {{d.offset, "bytes that are not UTF-8"}};
-    if (d.code == sse::diag::discarded_at_eof) problem = {{d.offset, "an unterminated frame at the end (no blank line)"}};
+    if (d.code == sse::diag::discarded_at_eof)
+      problem = {{d.offset, "an unterminated frame at the end (no blank line)"}};
   }
 };
 

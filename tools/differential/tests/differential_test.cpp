@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -421,6 +422,9 @@ struct dialect_bug_param {
   const char* fingerprint;
 };
 
+// What ctest shows for a parameter (it names discovered tests by the printed value).
+void PrintTo(const dialect_bug_param& p, std::ostream* os) { *os << p.layer << ' ' << p.bug; }
+
 class fuzz_dialect_bug : public fuzz_cli, public ::testing::WithParamInterface<dialect_bug_param> {};
 
 // Each dialect bug is found within 800 samples of seed 1 as exactly one
@@ -464,7 +468,13 @@ INSTANTIATE_TEST_SUITE_P(one_bug_dialect_variants, fuzz_dialect_bug,
                          ::testing::Values(dialect_bug_param{"agent", "drop-non-object", "agent.events.missing"},
                                            dialect_bug_param{"chat", "no-error-prefix",
                                                              "chat.kind.error-vs-plain_text"},
-                                           dialect_bug_param{"chat", "error-space", "chat.text.other-vs-space"}));
+                                           dialect_bug_param{"chat", "error-space", "chat.text.other-vs-space"}),
+                         // Named after the layer and bug, so ctest names stay the same from build to build.
+                         [](const ::testing::TestParamInfo<dialect_bug_param>& info) {
+                           std::string name = std::string(info.param.layer) + "_" + info.param.bug;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // A reporting capability left out of the hello (adapter-protocol.md) excuses
 // what the adapter cannot show, as `run` skips the cases needing it; a
