@@ -424,7 +424,7 @@ TEST(probes, are_built_on_a_recorded_baseline_its_frames_the_known_events) {
 }
 
 std::string temp_file(const std::string& name, const std::string& bytes) {
-  const std::string path = testing::TempDir() + "certify_baseline_" + name;
+  std::string path = testing::TempDir() + "certify_baseline_" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }

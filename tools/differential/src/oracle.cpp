@@ -242,7 +242,7 @@ std::string string_difference_class(std::string_view expected, std::string_view 
   if (i == expected.size() && i < got.size()) return "extended";
   // Named only by the characters that carry structure (line ends, the
   // removed space, NUL, U+FFFD, the BOM): any other pair is one class.
-  const auto named = [](std::string k) {
+  const auto named = [](const std::string& k) -> std::string {
     return k == "lf" || k == "cr" || k == "space" || k == "nul" || k == "fffd" || k == "bom" ? k : std::string("other");
   };
   const std::string a = named(char_class(expected, i)), b = named(char_class(got, i));
