@@ -92,6 +92,7 @@ nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const dial
     out["catalog_version"] = f->catalog_version;
     out["format_version"] = f->format_version;
     out["document"] = f->document;
+    out["purpose"] = f->purpose;
   } else {
     out["file"] = d.where.file;
   }
@@ -101,12 +102,71 @@ nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const dial
   return out;
 }
 
+nlohmann::ordered_json check_params_json(const sse::dialect::check_spec& c) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  const auto paths = [](auto first, auto last) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (; first != last; ++first) a.push_back(first->to_string());
+    return a;
+  };
+  switch (c.kind) {
+    case check_kind::refers:
+      if (!c.fields.empty()) out["from"] = c.fields.front().to_string();
+      out["to"] = c.to.to_string();
+      if (c.fields.size() > 1) out["also_from"] = paths(c.fields.begin() + 1, c.fields.end());
+      return out;
+    case check_kind::unique_value:
+      if (!c.fields.empty()) out["field"] = c.fields.front().to_string();
+      return out;
+    case check_kind::followed_only_by:
+      out["after"] = c.types;
+      out["allow"] = c.allow;
+      return out;
+    default: break;
+  }
+  if (!c.fields.empty()) out["fields"] = paths(c.fields.begin(), c.fields.end());
+  if (!c.types.empty()) out["types"] = c.types;
+  if (!c.field.empty()) out["field"] = c.field;
+  if (!c.open.empty()) out["open"] = c.open;
+  if (!c.close.empty()) out["close"] = c.close;
+  if (!c.during.empty()) out["during"] = c.during;
+  if (!c.key.empty()) out["key"] = c.key;
+  if (!c.value.empty()) out["value"] = c.value;
+  return out;
+}
+
+std::string kept_in(export_format format, const dialect_spec& d, std::string_view key) {
+  if (format == export_format::typescript) return "kept as a @remarks line of " + union_name(d);
+  return "kept in " + std::string(key);
+}
+
+bool forbidden_path_expressed(export_format format, const dialect_spec& d, const sse::dialect::field_path& p) {
+  if (p.keys.size() == 1) return true;
+  // TypeScript marks a top-level key `?: never`; the schemas walk nested keys
+  // through declared object fields.
+  if (format == export_format::typescript) return false;
+  const event_spec* e = d.event(p.type);
+  if (e == nullptr) return false;
+  const std::vector<field_spec>* level = &e->fields;
+  for (std::size_t i = 0; i + 1 < p.keys.size(); ++i) {
+    const auto it =
+        std::find_if(level->begin(), level->end(), [&](const field_spec& f) { return f.key == p.keys[i]; });
+    if (it == level->end()) return false;
+    const auto b = it->types.bits;
+    if ((b & sse::dialect::type_set::object) == 0 || (b & sse::dialect::type_set::any) == sse::dialect::type_set::any)
+      return false;
+    level = &it->fields;
+  }
+  return true;
+}
+
 nlohmann::ordered_json rule_json(const rule_spec& r, export_format format) {
   nlohmann::ordered_json out{{"id", r.id},
                              {"severity", sse::dialect::to_string(r.level)},
                              {"basis", sse::dialect::to_string(r.basis)},
                              {"text", r.text},
                              {"check", sse::dialect::to_string(r.check.kind)}};
+  if (auto params = check_params_json(r.check); !params.empty()) out["check_params"] = std::move(params);
   const auto origin = trace_json(r.origin);
   for (const auto& [k, v] : origin.items()) out[k] = v;
   if (!r.quotes.empty()) out["quotes"] = r.quotes;
@@ -114,6 +174,18 @@ nlohmann::ordered_json rule_json(const rule_spec& r, export_format format) {
   const auto how = expressed_by(format, r.check.kind);
   if (how.empty()) out["not_expressible"] = true;
   else out["expressed_by"] = how;
+  return out;
+}
+
+std::vector<std::pair<const sse::dialect::field_path*, std::string>> forbidden_fields(const dialect_spec& d,
+                                                                                     std::string_view type) {
+  std::vector<std::pair<const sse::dialect::field_path*, std::string>> out;
+  for (const rule_spec* r : d.rules) {
+    if (r->check.kind != check_kind::forbidden_field) continue;
+    for (const auto& p : r->check.fields) {
+      if ((p.type == type || p.type == "*") && !p.keys.empty()) out.emplace_back(&p, r->id);
+    }
+  }
   return out;
 }
 
@@ -138,30 +210,78 @@ std::vector<std::string> rules_of_event(const dialect_spec& d, std::string_view 
   return ids;
 }
 
+namespace {
+
+// "usage.promptTokens", "resume_update.payload.resume": integer fields, nested ones included.
+void integer_fields(const std::vector<field_spec>& fields, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& f : fields) {
+    const auto b = f.types.bits;
+    if ((b & sse::dialect::type_set::any) != sse::dialect::type_set::any &&
+        (b & sse::dialect::type_set::integer) != 0 && (b & sse::dialect::type_set::number) == 0) {
+      out.push_back(prefix + f.key);
+    }
+    integer_fields(f.fields, prefix + f.key + ".", out);
+  }
+}
+
+}  // namespace
+
 void collect_gaps(const dialect_spec& d, export_format format, std::vector<export_gap>& gaps) {
+  const std::string rules_kept = kept_in(format, d, "x-sse-conform-rules");
   for (const rule_spec* r : d.rules) {
-    if (!expressed_by(format, r->check.kind).empty()) continue;
+    if (!expressed_by(format, r->check.kind).empty()) {
+      // Expressed, but maybe not every parameter: nested forbidden keys in TypeScript.
+      for (const auto& p : r->check.fields) {
+        if (r->check.kind == check_kind::forbidden_field && !forbidden_path_expressed(format, d, p)) {
+          gaps.push_back({d.name, r->id,
+                          "forbidden_field on the nested key " + p.to_string() + " (" +
+                              std::string(sse::dialect::to_string(r->level)) + "): " +
+                              (format == export_format::typescript
+                                   ? "only top-level keys are `?: never`; "
+                                   : "a key on the way is not a declared object field; ") +
+                              rules_kept});
+        }
+      }
+      continue;
+    }
     std::string why = std::string(sse::dialect::to_string(r->check.kind)) + " (" +
                       std::string(sse::dialect::to_string(r->level)) + ")";
     if (r->check.kind == check_kind::known_type) why += ": unknown types stay valid by design";
     else if (r->check.kind == check_kind::undeclared_field)
       why += ": undeclared fields stay valid (forward compatible)";
-    why += "; kept in x-sse-conform-rules";
+    why += "; " + rules_kept;
     gaps.push_back({d.name, r->id, why});
   }
   if (format != export_format::openapi) {
     for (const auto& s : d.shapes) {
       if (s.kind == sse::dialect::shape::structured) continue;
       gaps.push_back({d.name, "frame shape " + std::string(sse::dialect::to_string(s.kind)),
-                      "not JSON, so outside a schema of the JSON payload; kept in x-sse-conform-frame-shapes"});
+                      "not JSON, so outside a " +
+                          std::string(format == export_format::typescript ? "type" : "schema") +
+                          " of the JSON payload; " + kept_in(format, d, "x-sse-conform-frame-shapes")});
     }
   }
   for (const auto& diff : d.differences) {
     if (!diff.no_default.empty() && diff.error_wire_event.empty() && diff.events.size() <= 1) {
       continue;  // A removed default is expressed: the field has no default.
     }
+    if (format == export_format::openapi && !diff.error_wire_event.empty()) {
+      continue;  // The item schema has a branch for the error frames marked by their SSE event type.
+    }
     gaps.push_back({d.name, "difference " + diff.aspect,
-                    "a behaviour of the consumer (" + diff.profile + "); kept in x-sse-conform-differences"});
+                    "a behaviour of the consumer (" + diff.profile + "); " +
+                        kept_in(format, d, "x-sse-conform-differences")});
+  }
+  if (format == export_format::typescript) {
+    std::vector<std::string> ints;
+    for (const auto& e : d.events) integer_fields(e.fields, e.type + ".", ints);
+    if (!ints.empty()) {
+      std::string list;
+      for (const auto& i : ints) list += (list.empty() ? "" : ", ") + i;
+      gaps.push_back({d.name, "integer fields",
+                      "TypeScript has no integer type, so they are `number` and their TSDoc says \"An integer\": " +
+                          list});
+    }
   }
 }
 
@@ -204,19 +324,18 @@ nlohmann::ordered_json field_schema(const field_spec& f) {
   return s;
 }
 
-// forbidden_field rules that name a top-level key of this event type: key, rule id.
-std::vector<std::pair<std::string, std::string>> forbidden_keys(const dialect_spec& d, std::string_view type) {
-  std::vector<std::pair<std::string, std::string>> keys;
-  for (const rule_spec* r : d.rules) {
-    if (r->check.kind != check_kind::forbidden_field) continue;
-    for (const auto& p : r->check.fields) {
-      if ((p.type == type || p.type == "*") && p.keys.size() == 1) keys.emplace_back(p.keys.front(), r->id);
-    }
+// Marks the key at `keys` as never sent: its schema admits nothing. The keys
+// on the way are declared object fields (forbidden_path_expressed()).
+void forbid(nlohmann::ordered_json& schema, std::span<const std::string> keys, const std::string& rule_id) {
+  auto& props = schema["properties"];
+  if (keys.size() == 1) {
+    props[keys.front()] = {{"not", nlohmann::ordered_json::object()}, {"description", "Never sent (" + rule_id + ")."}};
+    return;
   }
-  return keys;
+  forbid(props[keys.front()], keys.subspan(1), rule_id);
 }
 
-nlohmann::ordered_json event_schema(const dialect_spec& d, const event_spec& e) {
+nlohmann::ordered_json event_schema(const dialect_spec& d, const event_spec& e, export_format format) {
   nlohmann::ordered_json s{{"title", e.type}};
   if (!e.purpose.empty()) s["description"] = e.purpose;
   s["type"] = "object";
@@ -230,8 +349,8 @@ nlohmann::ordered_json event_schema(const dialect_spec& d, const event_spec& e) 
   }
   s["properties"] = std::move(props);
   s["required"] = std::move(req);
-  for (const auto& [key, id] : forbidden_keys(d, e.type)) {
-    s["properties"][key] = {{"not", nlohmann::ordered_json::object()}, {"description", "Never sent (" + id + ")."}};
+  for (const auto& [path, id] : forbidden_fields(d, e.type)) {
+    if (forbidden_path_expressed(format, d, *path)) forbid(s, path->keys, id);  // else a gap
   }
   nlohmann::ordered_json origin = trace_json(e.origin);
   origin["where"] = e.where.to_string();
@@ -250,7 +369,7 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
   nlohmann::ordered_json known = nlohmann::ordered_json::array();
   for (const auto& e : d.events) {
     const std::string name = event_name(d, e.type);
-    defs[name] = event_schema(d, e);
+    defs[name] = event_schema(d, e, format);
     one_of.push_back({{"$ref", std::string(ref_prefix) + name}});
     known.push_back(e.type);
   }

@@ -2,7 +2,9 @@
 // Shared pieces of the exports (export_*.cpp): names, provenance, rules.
 #pragma once
 
+#include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +34,20 @@ nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const sse:
 /// One rule with everything the catalog says of it, and how `format` expresses it
 /// ("expressed_by", or "not_expressible": true).
 nlohmann::ordered_json rule_json(const sse::dialect::rule_spec& r, export_format format);
+/// The check's parameters as the catalog spells them ({"types": ["done"]},
+/// {"from": "tool_result.id", "to": "tool_call.id"}); empty when it has none.
+nlohmann::ordered_json check_params_json(const sse::dialect::check_spec& c);
+/// Where `format` keeps what it cannot express: "kept in <key>" (the schemas),
+/// "kept as a @remarks line of <Union>" (TypeScript).
+std::string kept_in(export_format format, const sse::dialect::dialect_spec& d, std::string_view key);
+/// True when `format` expresses a forbidden_field rule on path `p` of `d`
+/// (TypeScript: top-level keys only; the schemas: nested keys too, through
+/// declared object fields).
+bool forbidden_path_expressed(export_format format, const sse::dialect::dialect_spec& d,
+                              const sse::dialect::field_path& p);
+/// The forbidden_field paths that apply to event `type` (its own and `*.`), with their rule ids.
+std::vector<std::pair<const sse::dialect::field_path*, std::string>> forbidden_fields(
+    const sse::dialect::dialect_spec& d, std::string_view type);
 /// True when `r` names the event type `type` (or every type, `*`).
 bool rule_concerns(const sse::dialect::rule_spec& r, std::string_view type);
 /// The ids of the dialect's rules that concern `type`.

@@ -41,11 +41,20 @@ std::string property_name(std::string_view k) {
 }
 
 std::string ts_type(const field_spec& f, const std::string& indent);
+std::string field_doc(const field_spec& f, const std::string& indent);
+
+// "chat-and-code-sessions.txt:19, DECISIONS.md#anchor": a trace in one line.
+std::string trace_text(const sse::dialect::trace& t) {
+  std::string out;
+  for (const auto& s : t.sources) out += (out.empty() ? "" : ", ") + s;
+  if (!t.decision.empty()) out += (out.empty() ? "" : ", ") + ("DECISIONS.md#" + t.decision);
+  return out;
+}
 
 std::string object_type(const std::vector<field_spec>& fields, const std::string& indent) {
   std::string out = "{\n";
   for (const auto& f : fields) {
-    if (!f.purpose.empty()) out += indent + "  /** " + doc_text(f.purpose) + " */\n";
+    out += field_doc(f, indent + "  ");
     out += indent + "  readonly " + property_name(f.key) + (f.required ? "" : "?") + ": " + ts_type(f, indent + "  ") +
            ";\n";
   }
@@ -73,14 +82,12 @@ std::string ts_type(const field_spec& f, const std::string& indent) {
 std::string field_doc(const field_spec& f, const std::string& indent) {
   std::string out = indent + "/**\n";
   if (!f.purpose.empty()) out += indent + " * " + doc_text(f.purpose) + "\n";
-  if ((f.types.bits & type_set::integer) != 0 && (f.types.bits & type_set::number) == 0) {
+  if ((f.types.bits & type_set::any) != type_set::any && (f.types.bits & type_set::integer) != 0 &&
+      (f.types.bits & type_set::number) == 0) {
     out += indent + " * An integer (the catalog's `integer`).\n";
   }
   if (f.default_value) out += indent + " * @defaultValue `" + doc_text(f.default_value->dump()) + "`\n";
-  std::string trace;
-  for (const auto& s : f.origin.sources) trace += (trace.empty() ? "" : ", ") + s;
-  if (!f.origin.decision.empty()) trace += (trace.empty() ? "" : ", ") + ("DECISIONS.md#" + f.origin.decision);
-  if (!trace.empty()) out += indent + " * @see " + doc_text(trace) + "\n";
+  if (const auto trace = trace_text(f.origin); !trace.empty()) out += indent + " * @see " + doc_text(trace) + "\n";
   return out + indent + " */\n";
 }
 
@@ -90,23 +97,37 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
   out += "// ---- dialect " + d.name + " (" + (file ? file->name + " " + file->catalog_version : d.where.file) +
          ") ----\n\n";
 
-  // Forbidden keys: property?: never on the event.
-  auto forbidden = [&](std::string_view type) {
-    std::vector<std::pair<std::string, std::string>> keys;
-    for (const auto* r : d.rules) {
-      if (r->check.kind != sse::dialect::check_kind::forbidden_field) continue;
-      for (const auto& p : r->check.fields) {
-        if ((p.type == type || p.type == "*") && p.keys.size() == 1) keys.emplace_back(p.keys.front(), r->id);
-      }
-    }
-    return keys;
-  };
-
   out += "/**\n * " + doc_text(d.purpose) + "\n *\n * A frame of a type the catalog does not list is a `" +
          detail::unknown_name(d) + "`.\n";
+  if (!d.origin.sources.empty() || !d.origin.decision.empty()) {
+    out += " * @see " + doc_text(trace_text(d.origin)) + "\n";
+  }
+  // What a type cannot hold, one @remarks line each (tools/docs/export.md):
+  // the rules with their check, basis and trace, the frame shapes, the differences.
   for (const auto* r : d.rules) {
-    out += " * @remarks " + r->id + " (" + std::string(sse::dialect::to_string(r->level)) + ", " +
-           std::string(sse::dialect::to_string(r->check.kind)) + "): " + doc_text(r->text) + "\n";
+    std::string check(sse::dialect::to_string(r->check.kind));
+    if (auto params = detail::check_params_json(r->check); !params.empty()) check += " " + params.dump();
+    out += " * @remarks rule " + r->id + " (" + std::string(sse::dialect::to_string(r->level)) + ", basis " +
+           std::string(sse::dialect::to_string(r->basis)) + ", check " + doc_text(check) + "): " + doc_text(r->text);
+    if (const auto t = trace_text(r->origin); !t.empty()) out += " [" + doc_text(t) + "]";
+    out += " (" + doc_text(r->where.to_string()) + ")\n";
+  }
+  for (const auto& sh : d.shapes) {
+    out += " * @remarks frame shape " + std::string(sse::dialect::to_string(sh.kind));
+    if (!sh.prefix.empty()) out += " (prefix " + doc_text(nlohmann::json(sh.prefix).dump()) + ")";
+    out += ": " + doc_text(sh.detection) + " " + doc_text(sh.handling);
+    if (const auto t = trace_text(sh.origin); !t.empty()) out += " [" + doc_text(t) + "]";
+    out += "\n";
+  }
+  if (!d.error_wire_event.empty()) {
+    out += " * @remarks error frames are also marked by the SSE event type " +
+           doc_text(nlohmann::json(d.error_wire_event).dump()) + "\n";
+  }
+  for (const auto& diff : d.differences) {
+    out += " * @remarks difference from " + doc_text(d.profile_of) + ", " + doc_text(diff.aspect) + ": " +
+           doc_text(diff.base) + " -> " + doc_text(diff.profile);
+    if (const auto t = trace_text(diff.origin); !t.empty()) out += " [" + doc_text(t) + "]";
+    out += "\n";
   }
   out += " */\nexport type " + union_name + " =\n";
   for (std::size_t i = 0; i < d.events.size(); ++i) {
@@ -128,8 +149,9 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
       out += field_doc(f, "  ");
       out += "  readonly " + property_name(f.key) + (f.required ? "" : "?") + ": " + ts_type(f, "  ") + ";\n";
     }
-    for (const auto& [key, id] : forbidden(e.type)) {
-      out += "  /** Never sent (" + id + "). */\n  readonly " + property_name(key) + "?: never;\n";
+    for (const auto& [path, id] : detail::forbidden_fields(d, e.type)) {
+      if (path->keys.size() != 1) continue;  // a gap (collect_gaps)
+      out += "  /** Never sent (" + id + "). */\n  readonly " + property_name(path->keys.front()) + "?: never;\n";
     }
     if (e.open) out += "  /** Open event: undeclared fields are expected. */\n  readonly [key: string]: unknown;\n";
     out += "}\n\n";

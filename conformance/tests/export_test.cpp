@@ -168,6 +168,142 @@ TEST(export_typescript, declares_a_discriminated_union_per_dialect) {
   EXPECT_FALSE(gaps.empty());
 }
 
+TEST(export_jsonschema, rules_carry_their_check_parameters_and_the_file_its_purpose) {
+  const auto rule = [](const nlohmann::ordered_json& s, const std::string& id) {
+    const auto& rules = s["x-sse-conform-rules"];
+    return *std::find_if(rules.begin(), rules.end(), [&](const auto& r) { return r["id"] == id; });
+  };
+  const auto chat = schema_of("chat");
+  EXPECT_EQ(rule(chat, "CHAT-TOOLCALLID-REFERS")["check_params"],
+            nlohmann::ordered_json::parse(
+                R"({"from": "question.toolCallId", "to": "tool_call.id", "also_from": ["plan.toolCallId"]})"));
+  EXPECT_EQ(rule(chat, "CHAT-TOOL-CALL-ID-UNIQUE")["check_params"],
+            nlohmann::ordered_json::parse(R"({"field": "tool_call.id"})"));
+  EXPECT_FALSE(rule(chat, "CHAT-UTF8").contains("check_params"));  // a kind without parameters
+  const auto agent = schema_of("agent");
+  EXPECT_EQ(rule(agent, "AGENT-DONE-LAST")["check_params"], nlohmann::ordered_json::parse(R"({"types": ["done"]})"));
+  EXPECT_EQ(rule(agent, "AGENT-STEP-PAIR")["check_params"]["open"], "step_started");
+  EXPECT_EQ(rule(agent, "AGENT-STEP-PAIR")["check_params"]["key"], "stepId");
+  EXPECT_EQ(rule(agent, "AGENT-CONTENT-TYPE")["check_params"]["value"], "text/event-stream");
+  EXPECT_EQ(agent["x-sse-conform-catalog"]["purpose"], builtin().files().back().purpose);
+}
+
+// Each gap says where the format keeps the thing; that place must hold it.
+TEST(export_gaps, every_gap_is_kept_where_it_says) {
+  for (const auto& d : builtin().dialects()) {
+    // The schemas: a rule in x-sse-conform-rules marked not_expressible, a
+    // shape in x-sse-conform-frame-shapes, a difference in x-sse-conform-differences.
+    std::vector<export_gap> gaps;
+    const auto s = ssec::conformance::json_schema(builtin(), *d, gaps);
+    ASSERT_FALSE(gaps.empty()) << d->name;
+    for (const auto& g : gaps) {
+      const auto in = [&](const char* key, const char* member, const std::string& value) {
+        const auto& a = s[key];
+        return std::any_of(a.begin(), a.end(), [&](const auto& x) { return x[member] == value; });
+      };
+      if (g.what.rfind("frame shape ", 0) == 0) {
+        EXPECT_TRUE(in("x-sse-conform-frame-shapes", "shape", g.what.substr(12))) << g.to_string();
+        EXPECT_NE(g.why.find("x-sse-conform-frame-shapes"), std::string::npos) << g.to_string();
+      } else if (g.what.rfind("difference ", 0) == 0) {
+        EXPECT_TRUE(in("x-sse-conform-differences", "aspect", g.what.substr(11))) << g.to_string();
+      } else {
+        const auto& rules = s["x-sse-conform-rules"];
+        const auto r = std::find_if(rules.begin(), rules.end(), [&](const auto& x) { return x["id"] == g.what; });
+        ASSERT_NE(r, rules.end()) << g.to_string();
+        EXPECT_TRUE((*r)["not_expressible"].get<bool>()) << g.to_string();
+      }
+    }
+    // TypeScript: each on a @remarks line of the union's TSDoc, nothing in x- keys it does not have.
+    gaps.clear();
+    const std::vector<const sse::dialect::dialect_spec*> one{d.get()};
+    const auto ts = ssec::conformance::typescript_declarations(builtin(), one, gaps);
+    for (const auto& g : gaps) {
+      EXPECT_EQ(g.why.find("x-sse-conform"), std::string::npos) << g.to_string();
+      if (g.what == "integer fields") continue;
+      std::string line = " * @remarks ";
+      if (g.what.rfind("frame shape ", 0) == 0) line += g.what;
+      else if (g.what.rfind("difference ", 0) == 0) line += "difference from " + d->profile_of + ", " + g.what.substr(11);
+      else line += "rule " + g.what + " (";
+      EXPECT_NE(ts.find(line), std::string::npos) << g.to_string() << "\nno line starting " << line;
+      EXPECT_NE(g.why.find("kept as a @remarks line of "), std::string::npos) << g.to_string();
+    }
+  }
+}
+
+TEST(export_typescript, lists_integer_fields_and_keeps_shapes_and_differences_in_tsdoc) {
+  std::vector<export_gap> gaps;
+  const std::vector<const sse::dialect::dialect_spec*> ds{builtin().dialect("code")};
+  const auto ts = ssec::conformance::typescript_declarations(builtin(), ds, gaps);
+  const auto ints = std::find_if(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "integer fields"; });
+  ASSERT_NE(ints, gaps.end());
+  EXPECT_NE(ints->why.find("usage.promptTokens"), std::string::npos);
+  EXPECT_NE(ts.find(" * @remarks frame shape error (prefix \"[ERROR]\"): "), std::string::npos);
+  EXPECT_NE(ts.find(" * @remarks error frames are also marked by the SSE event type \"error\""), std::string::npos);
+  EXPECT_NE(ts.find(" * @remarks difference from chat, latencyMs: "), std::string::npos);
+  EXPECT_NE(ts.find("check refers {\"from\":\"tool_result.id\",\"to\":\"tool_call.id\"}"), std::string::npos);
+}
+
+// A nested forbidden key: the schemas say so inside the object field;
+// TypeScript cannot (only top-level keys are `?: never`) and lists it.
+TEST(export_catalog, a_nested_forbidden_key_is_expressed_by_the_schemas_and_listed_by_typescript) {
+  const std::string yaml =
+      "format_version: 1\n"
+      "catalog_version: 1.0.0\n"
+      "document: doc.txt\n"
+      "purpose: A test protocol.\n"
+      "dialects:\n"
+      "  - name: demo\n"
+      "    purpose: Demo.\n"
+      "    source: doc.txt:1\n"
+      "    frame_shapes:\n"
+      "      - {shape: structured, detection: A JSON object., handling: Dispatched., source: doc.txt:2}\n"
+      "    events:\n"
+      "      - type: ping\n"
+      "        purpose: A ping.\n"
+      "        source: doc.txt:3\n"
+      "        fields:\n"
+      "          - key: meta\n"
+      "            type: object\n"
+      "            required: false\n"
+      "            purpose: Details.\n"
+      "            source: doc.txt:3\n"
+      "            fields:\n"
+      "              - {key: n, type: integer, required: true, purpose: Count., source: doc.txt:3}\n"
+      "rules:\n"
+      "  - id: DEMO-NO-SECRET\n"
+      "    severity: must\n"
+      "    dialects: [demo]\n"
+      "    text: A ping's meta has no secret.\n"
+      "    source: doc.txt:4\n"
+      "    quote: No secret.\n"
+      "    check: {kind: forbidden_field, fields: [ping.meta.secret, ping.token]}\n";
+  const sse::dialect::catalog_source src{"demo.yaml", yaml};
+  const auto loaded = sse::dialect::load_catalogs(std::span<const sse::dialect::catalog_source>(&src, 1));
+  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
+  const auto& cat = *loaded.value;
+  const auto* d = cat.dialect("demo");
+  std::vector<export_gap> gaps;
+  const auto s = ssec::conformance::json_schema(cat, *d, gaps);
+  const auto& meta = s["$defs"]["DemoPingEvent"]["properties"]["meta"];
+  EXPECT_EQ(meta["properties"]["secret"]["not"], nlohmann::ordered_json::object());
+  EXPECT_EQ(meta["required"], nlohmann::ordered_json({"n"}));
+  EXPECT_EQ(s["$defs"]["DemoPingEvent"]["properties"]["token"]["not"], nlohmann::ordered_json::object());
+  EXPECT_TRUE(std::none_of(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "DEMO-NO-SECRET"; }));
+
+  gaps.clear();
+  const std::vector<const sse::dialect::dialect_spec*> ds{d};
+  const auto ts = ssec::conformance::typescript_declarations(cat, ds, gaps);
+  EXPECT_NE(ts.find("  readonly token?: never;\n"), std::string::npos);
+  EXPECT_EQ(ts.find("secret?: never"), std::string::npos);
+  const auto g = std::find_if(gaps.begin(), gaps.end(), [](const auto& x) { return x.what == "DEMO-NO-SECRET"; });
+  ASSERT_NE(g, gaps.end());
+  EXPECT_NE(g->why.find("ping.meta.secret"), std::string::npos);
+  // The nested field keeps its TSDoc (purpose, integer, trace).
+  EXPECT_NE(ts.find("     * Count.\n     * An integer (the catalog's `integer`).\n     * @see doc.txt:3\n"),
+            std::string::npos)
+      << ts;
+}
+
 TEST(export_format_names, round_trip) {
   for (auto f : {export_format::jsonschema, export_format::openapi, export_format::typescript}) {
     EXPECT_EQ(ssec::conformance::parse_export_format(ssec::conformance::to_string(f)), f);
