@@ -33,7 +33,8 @@ nlohmann::ordered_json item_schema(const sse::dialect::dialect_spec& d, const st
       {"title", "structured"},
       {"description", "A JSON object with a string `type`: the " + d.name + " event."},
       {"properties",
-       {{"data", {{"contentMediaType", "application/json"}, {"contentSchema", {{"$ref", payload_ref}}}}}}},
+       {{"data",
+         {{"type", "string"}, {"contentMediaType", "application/json"}, {"contentSchema", {{"$ref", payload_ref}}}}}}},
       {"x-sse-conform-frame-shape", "structured"}};
   nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
   for (const auto& s : d.shapes) {
@@ -42,13 +43,13 @@ nlohmann::ordered_json item_schema(const sse::dialect::dialect_spec& d, const st
     } else if (s.kind == shape::error) {
       shapes.push_back({{"title", "error"},
                         {"description", s.detection + " " + s.handling},
-                        {"properties", {{"data", {{"pattern", "^" + regex_escape(s.prefix)}}}}},
+                        {"properties", {{"data", {{"type", "string"}, {"pattern", "^" + regex_escape(s.prefix)}}}}},
                         {"x-sse-conform-frame-shape", "error"},
                         {"x-sse-conform-error-prefix", s.prefix}});
     } else {
       shapes.push_back({{"title", "plain_text"},
                         {"description", s.detection + " " + s.handling},
-                        {"properties", {{"data", {{"contentMediaType", "text/plain"}}}}},
+                        {"properties", {{"data", {{"type", "string"}, {"contentMediaType", "text/plain"}}}}},
                         {"x-sse-conform-frame-shape", "plain_text"}});
     }
   }
@@ -57,7 +58,7 @@ nlohmann::ordered_json item_schema(const sse::dialect::dialect_spec& d, const st
                       {"description",
                        "An error frame marked by its SSE event type; the consumer re-applies the "
                        "error prefix before decoding."},
-                      {"properties", {{"event", {{"const", d.error_wire_event}}}}},
+                      {"properties", {{"event", {{"type", "string"}, {"const", d.error_wire_event}}}}},
                       {"x-sse-conform-frame-shape", "error"}});
   }
   if (shapes.size() <= 1) {

@@ -133,6 +133,10 @@ TEST(export_openapi, is_3_2_with_an_event_stream_item_schema_per_dialect) {
   EXPECT_EQ(shape("structured")["properties"]["data"]["contentSchema"]["$ref"], "#/components/schemas/ChatSseEvent");
   EXPECT_EQ(shape("error")["properties"]["data"]["pattern"], "^\\[ERROR\\]");
   EXPECT_EQ(shape("plain_text")["properties"]["data"]["contentMediaType"], "text/plain");
+  // Each branch says `data` is a string, so strict validators (ajv's strictTypes) take `pattern`.
+  for (const char* name : {"structured", "error", "plain_text"}) {
+    EXPECT_EQ(shape(name)["properties"]["data"]["type"], "string") << name;
+  }
   // agent: one shape, data is JSON.
   const auto& agent = schemas["AgentSseItem"];
   EXPECT_EQ(agent["properties"]["data"]["contentSchema"]["$ref"], "#/components/schemas/AgentSseEvent");

@@ -4,7 +4,10 @@
 //   node check.js jsonschema BIN CASES_DIR WORK_DIR   ajv (2020-12) against the generated cases
 //   node check.js openapi    BIN WORK_DIR             @seriousme/openapi-schema-validator (3.2)
 //   node check.js typescript BIN WORK_DIR             tsc --strict --noEmit, declarations + consumer.ts
-// Exit 0 when the check holds, 1 when it does not, 77 when node_modules is missing (skipped).
+// Exit 0 when the check holds, 1 when it does not, 77 when node_modules is
+// missing (skipped; with SSEC_REQUIRE_EXPORT_CHECKS=1, as CI sets it, 1).
+// Each check also runs controls that must fail (a weakened schema, an invalid
+// OpenAPI document), so a check that cannot fail is itself a failure.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -12,8 +15,12 @@ const { execFileSync } = require('child_process');
 
 const here = __dirname;
 if (!fs.existsSync(path.join(here, 'node_modules'))) {
-  console.log('SKIPPED: tools/export-check/node_modules is missing (run tools/install-deps.sh)');
-  process.exit(77);
+  const required = process.env.SSEC_REQUIRE_EXPORT_CHECKS === '1';
+  console.log(
+    `${required ? 'FAILED' : 'SKIPPED'}: tools/export-check/node_modules is missing (run tools/install-deps.sh)` +
+      (required ? '; SSEC_REQUIRE_EXPORT_CHECKS=1 forbids skipping' : ''),
+  );
+  process.exit(required ? 1 : 77);
 }
 
 function exportTo(bin, format, out, extra = []) {
@@ -43,82 +50,144 @@ function extensionKeys(node, keys = new Set()) {
   return keys;
 }
 
-function checkJsonSchema(bin, casesDir, work) {
+// Every x- keyword plus the annotations of the OpenAPI 3.2 dialect, for ajv's strict mode.
+function newAjv(schema, options = {}) {
   const Ajv2020 = require('ajv/dist/2020');
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, ...options });
+  for (const k of extensionKeys(schema)) ajv.addKeyword(k);
+  return ajv;
+}
+
+// The generated cases, every one of them: [{label, layer, frames, findings}],
+// frames being {kind, json} (json undefined when the data is not JSON).
+function loadCases(casesDir) {
   const YAML = require('yaml');
-  const outDir = path.join(work, 'schemas');
-  fs.mkdirSync(outDir, { recursive: true });
-  exportTo(bin, 'jsonschema', outDir);
-  const validators = {};
-  const expressed = {};
-  for (const file of fs.readdirSync(outDir)) {
-    const schema = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8'));
-    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
-    for (const k of extensionKeys(schema)) ajv.addKeyword(k);
-    const dialect = schema['x-sse-conform-catalog'].dialect;
-    validators[dialect] = ajv.compile(schema);
-    expressed[dialect] = new Set(
-      schema['x-sse-conform-rules'].filter((r) => r.expressed_by).map((r) => r.id),
-    );
-  }
-  const counts = { valid: 0, invalid: 0, frames: 0 };
-  const failures = [];
-  const notExpressible = new Map();
-  const notJson = [];
+  const out = [];
   for (const file of fs.readdirSync(casesDir).filter((f) => f.endsWith('.yaml')).sort()) {
-    const cases = YAML.parse(fs.readFileSync(path.join(casesDir, file), 'utf8'));
-    for (const c of cases) {
-      const validate = validators[c.layer];
-      if (!validate) continue;
-      // Every frame with its data: the parsed JSON, or undefined when the data is not JSON.
-      const all = (c.dialect_events || '')
+    for (const c of YAML.parse(fs.readFileSync(path.join(casesDir, file), 'utf8'))) {
+      const frames = (c.dialect_events || '')
         .split('\n')
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l))
-        .filter((e) => typeof e.raw === 'string')
         .map((e) => {
+          if (typeof e.raw !== 'string') throw new Error(`${file} ${c.id}: a dialect event without raw`);
           try {
             return { kind: e.kind, json: JSON.parse(e.raw) };
           } catch {
             return { kind: e.kind, json: undefined };
           }
         });
-      const findings = c.findings || [];
-      const byRule = findings.filter((id) => expressed[c.layer].has(id));
-      const label = `${file} ${c.id} "${c.name}"`;
-      if (byRule.length === 0) {
-        // Conforming, or broken only by rules the schema does not express: every
-        // structured frame validates (plain-text frames are not the schema's).
-        const frames = all.filter((f) => f.kind === 'structured').map((f) => f.json);
-        counts.frames += frames.length;
-        findings.forEach((id) => notExpressible.set(id, (notExpressible.get(id) || 0) + 1));
-        const bad = frames.findIndex((f) => !validate(f));
-        if (bad >= 0) failures.push(`${label}: frame ${bad + 1} rejected: ${JSON.stringify(frames[bad])}`);
-        else counts.valid++;
-        continue;
-      }
-      // Broken by a rule the schema expresses: some frame whose data is JSON is rejected.
-      const json = all.filter((f) => f.json !== undefined).map((f) => f.json);
-      counts.frames += json.length;
-      if (json.some((f) => !validate(f))) counts.invalid++;
-      else if (json.length < all.length) notJson.push(`${label} (${byRule.join(', ')})`);
-      else failures.push(`${label}: findings ${byRule.join(', ')} but every frame validates`);
+      out.push({ label: `${file} ${c.id} "${c.name}"`, layer: c.layer, frames, findings: c.findings || [] });
     }
   }
+  return out;
+}
+
+// The cases against one set of validators (dialect -> ajv function), and the
+// rule ids each schema expresses (dialect -> Set).
+function runCases(cases, validators, expressed) {
+  const r = { valid: 0, invalid: 0, frames: 0, unknownFrames: 0, failures: [], notExpressible: new Map(), notJson: [] };
+  for (const c of cases) {
+    const validate = validators[c.layer];
+    if (!validate) {
+      r.failures.push(`${c.label}: no schema for layer ${c.layer}`);
+      continue;
+    }
+    const byRule = c.findings.filter((id) => expressed[c.layer].has(id));
+    if (byRule.length === 0) {
+      // Conforming, or broken only by rules the schema does not express: every
+      // frame whose type is structured (a catalog type) or unknown validates;
+      // plain-text and error frames are not the schema's.
+      const frames = c.frames.filter((f) => f.kind === 'structured' || f.kind === 'unknown');
+      r.frames += frames.length;
+      r.unknownFrames += frames.filter((f) => f.kind === 'unknown').length;
+      c.findings.forEach((id) => r.notExpressible.set(id, (r.notExpressible.get(id) || 0) + 1));
+      const bad = frames.findIndex((f) => !validate(f.json));
+      if (bad >= 0) r.failures.push(`${c.label}: frame ${bad + 1} rejected: ${JSON.stringify(frames[bad].json)}`);
+      else r.valid++;
+      continue;
+    }
+    // Broken by a rule the schema expresses: some frame whose data is JSON is rejected.
+    const json = c.frames.filter((f) => f.json !== undefined).map((f) => f.json);
+    r.frames += json.length;
+    if (json.some((f) => !validate(f))) r.invalid++;
+    else if (json.length < c.frames.length) r.notJson.push(`${c.label} (${byRule.join(', ')})`);
+    else r.failures.push(`${c.label}: findings ${byRule.join(', ')} but every frame validates`);
+  }
+  return r;
+}
+
+// Weakened copies of a schema: each must make the case check fail, or the
+// check could not see what the schema is there for.
+const mutations = {
+  'no required keys': (s) => {
+    for (const def of Object.values(s.$defs)) if (Array.isArray(def.required)) def.required = ['type'];
+  },
+  'no field types': (s) => {
+    for (const def of Object.values(s.$defs)) {
+      for (const [k, p] of Object.entries(def.properties || {})) if (k !== 'type') delete p.type;
+    }
+  },
+  'no unknown-type branch': (s) => {
+    s.oneOf = s.oneOf.filter((b) => !/UnknownEvent$/.test(b.$ref));
+  },
+};
+
+function checkJsonSchema(bin, casesDir, work) {
+  const outDir = path.join(work, 'schemas');
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  exportTo(bin, 'jsonschema', outDir);
+  const schemas = {};
+  const validators = {};
+  const expressed = {};
+  for (const file of fs.readdirSync(outDir)) {
+    const schema = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8'));
+    const dialect = schema['x-sse-conform-catalog'].dialect;
+    schemas[dialect] = schema;
+    validators[dialect] = newAjv(schema).compile(schema);
+    expressed[dialect] = new Set(
+      schema['x-sse-conform-rules'].filter((r) => r.expressed_by).map((r) => r.id),
+    );
+  }
+  const cases = loadCases(casesDir);
+  const r = runCases(cases, validators, expressed);
+  const layers = [...new Set(cases.map((c) => c.layer))].sort().join(', ');
   console.log(
-    `jsonschema: ${counts.valid} cases validate, ${counts.invalid} cases rejected as their field findings say, ` +
-      `${counts.frames} frames`,
+    `jsonschema: ${cases.length} cases (every case of ${casesDir}, layers ${layers}): ` +
+      `${r.valid} validate, ${r.invalid} rejected as their field findings say, ${r.notJson.length} listed; ` +
+      `${r.frames} frames (${r.unknownFrames} of unknown types)`,
   );
-  const list = [...notExpressible.entries()].map(([id, n]) => `${id} (${n})`).join(', ');
+  const list = [...r.notExpressible.entries()].map(([id, n]) => `${id} (${n})`).join(', ');
   console.log(`jsonschema: cases whose findings the schema does not express (their frames validate): ${list || 'none'}`);
   console.log(
-    `jsonschema: broken cases whose broken frame is not JSON (outside a JSON Schema): ${notJson.join('; ') || 'none'}`,
+    `jsonschema: broken cases whose broken frame is not JSON (outside a JSON Schema): ${r.notJson.join('; ') || 'none'}`,
   );
-  if (failures.length) {
-    console.error(`jsonschema: ${failures.length} failures:\n  ${failures.join('\n  ')}`);
-    return 1;
+  let code = 0;
+  if (r.valid + r.invalid + r.notJson.length + r.failures.length !== cases.length || cases.length === 0) {
+    console.error(`jsonschema: ${cases.length} cases loaded but not all were checked`);
+    code = 1;
   }
-  return 0;
+  if (r.failures.length) {
+    console.error(`jsonschema: ${r.failures.length} failures:\n  ${r.failures.join('\n  ')}`);
+    code = 1;
+  }
+  // The controls: each weakened schema must fail some case.
+  for (const [name, mutate] of Object.entries(mutations)) {
+    const weak = {};
+    for (const [dialect, schema] of Object.entries(schemas)) {
+      const copy = structuredClone(schema);
+      mutate(copy);
+      weak[dialect] = newAjv(copy, { strict: false }).compile(copy);
+    }
+    const m = runCases(cases, weak, expressed);
+    console.log(`jsonschema: control "${name}": ${m.failures.length} cases fail (must be > 0)`);
+    if (m.failures.length === 0) {
+      console.error(`jsonschema: the control "${name}" fails no case: the check cannot see it`);
+      code = 1;
+    }
+  }
+  return code;
 }
 
 async function checkOpenApi(bin, work) {
@@ -164,7 +233,48 @@ async function checkOpenApi(bin, work) {
     `openapi: valid OpenAPI ${doc.openapi} (${validator.version} schema of @seriousme/openapi-schema-validator), ` +
       `${Object.keys(doc.components.schemas).length} schemas, ${streams} text/event-stream paths, every $ref resolves`,
   );
-  return 0;
+  // The OpenAPI schema checks the document's structure, not its Schema
+  // Objects: compile each item schema (and through it every component) with
+  // ajv 2020-12 in strict mode, the OpenAPI 3.2 dialect's keywords declared.
+  const schemas = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
+  const root = { $id: 'urn:sse-conform:openapi', $defs: schemas };
+  let code = 0;
+  let compiled = 0;
+  for (const name of Object.keys(schemas).filter((n) => n.endsWith('SseItem'))) {
+    const ajv = newAjv(root);
+    for (const k of ['discriminator', 'xml', 'externalDocs', 'example']) ajv.addKeyword(k);
+    const item = ajv.compile({ ...root, $ref: `#/$defs/${name}` });
+    compiled++;
+    // Every item schema requires `data`, a string; `retry` is a non-negative integer.
+    const frame = { event: 'message', data: '{"type":"x"}', id: '1', retry: 3000 };
+    if (!item(frame) || item({ event: 'message' }) || item({ data: 1 }) || item({ ...frame, retry: -1 })) {
+      console.error(`openapi: ${name} does not hold the SSE fields (data required and a string, retry >= 0)`);
+      code = 1;
+    }
+  }
+  console.log(`openapi: ${compiled} item schemas compile with ajv 2020-12 (strict) and hold the SSE fields`);
+  // The controls: the validator must reject an invalid 3.2 document, and this
+  // document labelled 3.1 (itemSchema is new in 3.2).
+  const media = (d) => Object.values(d.paths)[0].get.responses['200'].content['text/event-stream'];
+  const broken = structuredClone(doc);
+  media(broken).itemSchemas = media(broken).itemSchema;
+  const as31 = structuredClone(doc);
+  as31.openapi = '3.1.1';
+  const controls = [
+    ['a misspelt media type key', broken, 'itemSchemas'],
+    ['the document labelled 3.1.1', as31, 'itemSchema'],
+  ];
+  for (const [name, d, key] of controls) {
+    const r = await new Validator().validate(d);
+    // Rejected, and for the right reason: the errors name the key.
+    const named = !r.valid && JSON.stringify(r.errors).includes(`"unevaluatedProperty":"${key}"`);
+    console.log(`openapi: control ${name}: ${named ? `rejected for ${key}` : 'not rejected for it'} (must be rejected)`);
+    if (!named) {
+      console.error(`openapi: the validator does not reject ${name} for ${key}: it does not check what it should`);
+      code = 1;
+    }
+  }
+  return code;
 }
 
 function checkTypeScript(bin, work) {
