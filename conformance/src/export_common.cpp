@@ -99,6 +99,7 @@ nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const dial
   if (!d.profile_of.empty()) out["profile_of"] = d.profile_of;
   if (!d.frames_from.empty()) out["frames_from"] = d.frames_from;
   out["origin"] = trace_json(d.origin);
+  out["where"] = d.where.to_string();
   return out;
 }
 
@@ -400,6 +401,7 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
     if (!s.prefix.empty()) j["prefix"] = s.prefix;
     const auto origin = trace_json(s.origin);
     for (const auto& [k, v] : origin.items()) j[k] = v;
+    j["where"] = s.where.to_string();
     shapes.push_back(std::move(j));
   }
   u["x-sse-conform-frame-shapes"] = std::move(shapes);
@@ -412,6 +414,7 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
       if (!diff.no_default.empty()) j["no_default"] = diff.no_default;
       const auto origin = trace_json(diff.origin);
       for (const auto& [k, v] : origin.items()) j[k] = v;
+      j["where"] = diff.where.to_string();
       diffs.push_back(std::move(j));
     }
     u["x-sse-conform-differences"] = std::move(diffs);

@@ -190,6 +190,11 @@ TEST(export_jsonschema, rules_carry_their_check_parameters_and_the_file_its_purp
   EXPECT_EQ(rule(agent, "AGENT-STEP-PAIR")["check_params"]["key"], "stepId");
   EXPECT_EQ(rule(agent, "AGENT-CONTENT-TYPE")["check_params"]["value"], "text/event-stream");
   EXPECT_EQ(agent["x-sse-conform-catalog"]["purpose"], builtin().files().back().purpose);
+  // Where each thing is written in the catalog: the dialect, its shapes, a profile's differences.
+  EXPECT_EQ(agent["x-sse-conform-catalog"]["where"], builtin().dialect("agent")->where.to_string());
+  EXPECT_EQ(chat["x-sse-conform-frame-shapes"][0]["where"], builtin().dialect("chat")->shapes[0].where.to_string());
+  EXPECT_EQ(schema_of("code")["x-sse-conform-differences"][0]["where"],
+            builtin().dialect("code")->differences[0].where.to_string());
 }
 
 // Each gap says where the format keeps the thing; that place must hold it.
