@@ -150,8 +150,7 @@ bool forbidden_path_expressed(export_format format, const dialect_spec& d, const
   if (e == nullptr) return false;
   const std::vector<field_spec>* level = &e->fields;
   for (std::size_t i = 0; i + 1 < p.keys.size(); ++i) {
-    const auto it =
-        std::find_if(level->begin(), level->end(), [&](const field_spec& f) { return f.key == p.keys[i]; });
+    const auto it = std::find_if(level->begin(), level->end(), [&](const field_spec& f) { return f.key == p.keys[i]; });
     if (it == level->end()) return false;
     const auto b = it->types.bits;
     if ((b & sse::dialect::type_set::object) == 0 || (b & sse::dialect::type_set::any) == sse::dialect::type_set::any)
@@ -179,7 +178,7 @@ nlohmann::ordered_json rule_json(const rule_spec& r, export_format format) {
 }
 
 std::vector<std::pair<const sse::dialect::field_path*, std::string>> forbidden_fields(const dialect_spec& d,
-                                                                                     std::string_view type) {
+                                                                                      std::string_view type) {
   std::vector<std::pair<const sse::dialect::field_path*, std::string>> out;
   for (const rule_spec* r : d.rules) {
     if (r->check.kind != check_kind::forbidden_field) continue;
@@ -234,13 +233,13 @@ void collect_gaps(const dialect_spec& d, export_format format, std::vector<expor
       // Expressed, but maybe not every parameter: nested forbidden keys in TypeScript.
       for (const auto& p : r->check.fields) {
         if (r->check.kind == check_kind::forbidden_field && !forbidden_path_expressed(format, d, p)) {
-          gaps.push_back({d.name, r->id,
-                          "forbidden_field on the nested key " + p.to_string() + " (" +
-                              std::string(sse::dialect::to_string(r->level)) + "): " +
-                              (format == export_format::typescript
-                                   ? "only top-level keys are `?: never`; "
-                                   : "a key on the way is not a declared object field; ") +
-                              rules_kept});
+          gaps.push_back(
+              {d.name, r->id,
+               "forbidden_field on the nested key " + p.to_string() + " (" +
+                   std::string(sse::dialect::to_string(r->level)) + "): " +
+                   (format == export_format::typescript ? "only top-level keys are `?: never`; "
+                                                        : "a key on the way is not a declared object field; ") +
+                   rules_kept});
         }
       }
       continue;
@@ -257,8 +256,7 @@ void collect_gaps(const dialect_spec& d, export_format format, std::vector<expor
     for (const auto& s : d.shapes) {
       if (s.kind == sse::dialect::shape::structured) continue;
       gaps.push_back({d.name, "frame shape " + std::string(sse::dialect::to_string(s.kind)),
-                      "not JSON, so outside a " +
-                          std::string(format == export_format::typescript ? "type" : "schema") +
+                      "not JSON, so outside a " + std::string(format == export_format::typescript ? "type" : "schema") +
                           " of the JSON payload; " + kept_in(format, d, "x-sse-conform-frame-shapes")});
     }
   }
@@ -269,9 +267,9 @@ void collect_gaps(const dialect_spec& d, export_format format, std::vector<expor
     if (format == export_format::openapi && !diff.error_wire_event.empty()) {
       continue;  // The item schema has a branch for the error frames marked by their SSE event type.
     }
-    gaps.push_back({d.name, "difference " + diff.aspect,
-                    "a behaviour of the consumer (" + diff.profile + "); " +
-                        kept_in(format, d, "x-sse-conform-differences")});
+    gaps.push_back(
+        {d.name, "difference " + diff.aspect,
+         "a behaviour of the consumer (" + diff.profile + "); " + kept_in(format, d, "x-sse-conform-differences")});
   }
   if (format == export_format::typescript) {
     std::vector<std::string> ints;
@@ -279,9 +277,9 @@ void collect_gaps(const dialect_spec& d, export_format format, std::vector<expor
     if (!ints.empty()) {
       std::string list;
       for (const auto& i : ints) list += (list.empty() ? "" : ", ") + i;
-      gaps.push_back({d.name, "integer fields",
-                      "TypeScript has no integer type, so they are `number` and their TSDoc says \"An integer\": " +
-                          list});
+      gaps.push_back(
+          {d.name, "integer fields",
+           "TypeScript has no integer type, so they are `number` and their TSDoc says \"An integer\": " + list});
     }
   }
 }

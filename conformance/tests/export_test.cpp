@@ -231,7 +231,8 @@ TEST(export_gaps, every_gap_is_kept_where_it_says) {
       if (g.what == "integer fields") continue;
       std::string line = " * @remarks ";
       if (g.what.rfind("frame shape ", 0) == 0) line += g.what;
-      else if (g.what.rfind("difference ", 0) == 0) line += "difference from " + d->profile_of + ", " + g.what.substr(11);
+      else if (g.what.rfind("difference ", 0) == 0)
+        line += "difference from " + d->profile_of + ", " + g.what.substr(11);
       else line += "rule " + g.what + " (";
       EXPECT_NE(ts.find(line), std::string::npos) << g.to_string() << "\nno line starting " << line;
       EXPECT_NE(g.why.find("kept as a @remarks line of "), std::string::npos) << g.to_string();

@@ -68,7 +68,7 @@ int run_export(const export_options& opt) {
   if (!result.gaps.empty()) {
     std::cerr << "sse-conform export: not expressible in " << opt.to << " (" << result.gaps.size() << ", kept "
               << (*format == conformance::export_format::typescript ? "in TSDoc @remarks lines"
-                                                                     : "in x-sse-conform-* keys")
+                                                                    : "in x-sse-conform-* keys")
               << "):\n";
     for (const auto& g : result.gaps) std::cerr << "  " << g.to_string() << '\n';
   }

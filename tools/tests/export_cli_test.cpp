@@ -26,8 +26,8 @@ TEST_F(export_cli, jsonschema_writes_one_schema_per_dialect_and_lists_what_it_ca
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   for (const char* d : {"chat", "code", "workflow", "agent"}) {
-    const auto j = nlohmann::json::parse(read_file(dir_ / "schemas" / (std::string(d) + ".schema.json")), nullptr,
-                                         false);
+    const auto j =
+        nlohmann::json::parse(read_file(dir_ / "schemas" / (std::string(d) + ".schema.json")), nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << d;
     EXPECT_EQ(j["$schema"], "https://json-schema.org/draft/2020-12/schema") << d;
     EXPECT_EQ(j["x-sse-conform-catalog"]["dialect"], d);
