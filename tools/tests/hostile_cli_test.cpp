@@ -157,6 +157,8 @@ struct stop_way {
   int signal;  // 0: --duration-s ends it
 };
 
+void PrintTo(const stop_way& way, std::ostream* os) { *os << way.name; }
+
 class hostile_serve_stop : public ::testing::TestWithParam<stop_way> {};
 
 TEST_P(hostile_serve_stop, exits_while_clients_stall) {

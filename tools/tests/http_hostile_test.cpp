@@ -297,3 +297,46 @@ TEST(http_hostile, oversized_response_headers_are_reported_as_such) {
 }
 
 }  // namespace
+
+namespace {
+
+// Bodies held at once are bounded across connections: a body that does not
+// fit while another is held is 503, and fits again once that one is done.
+TEST(http_hostile, request_bodies_in_flight_share_one_budget) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> holding;
+  http::server_limits lim;
+  lim.max_body_bytes = 1000;
+  lim.max_body_bytes_in_flight = 1000;
+  auto started = http::server::start(
+      [&](const http::request& req, http::response& res) {
+        if (req.path == "/hold") {
+          holding.set_value();
+          released.wait_for(30s);
+        }
+        res.send(200, "text/plain", std::to_string(req.body.size()));
+      },
+      "127.0.0.1", 0, lim);
+  ASSERT_TRUE(started) << started.error().to_string();
+  const auto post = [&](const std::string& path, std::size_t n) {
+    return "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(n) + "\r\n\r\n" +
+           std::string(n, 'b');
+  };
+  client first((*started)->port());
+  first.send(post("/hold", 800));
+  ASSERT_EQ(holding.get_future().wait_for(30s), std::future_status::ready);
+  client second((*started)->port());
+  second.send(post("/other", 500));
+  const std::string refused = second.answer();
+  EXPECT_EQ(status_line(refused), "HTTP/1.1 503 Service Unavailable") << refused;
+  EXPECT_NE(refused.find("bodies"), std::string::npos) << refused;
+  release.set_value();
+  EXPECT_TRUE(first.answer().ends_with("800"));
+  client third((*started)->port());
+  third.send(post("/other", 500));
+  const std::string served = third.answer();
+  EXPECT_EQ(status_line(served), "HTTP/1.1 200 OK") << served;
+}
+
+}  // namespace

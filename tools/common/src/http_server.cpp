@@ -239,6 +239,26 @@ got read_more(int fd, std::string& buf, clock::time_point deadline) {
   }
 }
 
+// Bytes of request bodies the server holds at once, across connections:
+// each body is reserved whole (Content-Length) or chunk by chunk before it
+// is read, and given back when its request is done. Thread-safe.
+class body_budget {
+ public:
+  body_budget(std::atomic<std::size_t>& used, std::size_t max) : used_(used), max_(max) {}
+  bool take(std::size_t n) {
+    std::size_t used = used_.load();
+    do {
+      if (used > max_ || n > max_ - used) return false;
+    } while (!used_.compare_exchange_weak(used, used + n));
+    return true;
+  }
+  void give(std::size_t n) { used_ -= n; }
+
+ private:
+  std::atomic<std::size_t>& used_;
+  std::size_t max_;
+};
+
 // The end of one request's reading: the request is complete, or a refusal
 // to answer, or neither (the client left or never spoke: nobody to answer).
 struct read_outcome {
@@ -250,8 +270,11 @@ struct read_outcome {
 // size, then the body (Content-Length or chunked) against its own.
 class request_reader {
  public:
-  request_reader(int fd, const server_limits& lim, const std::atomic<bool>& stopping)
-      : fd_(fd), lim_(lim), stopping_(stopping) {}
+  request_reader(int fd, const server_limits& lim, const std::atomic<bool>& stopping, body_budget budget)
+      : fd_(fd), lim_(lim), stopping_(stopping), budget_(budget) {}
+  ~request_reader() { budget_.give(reserved_); }
+  request_reader(const request_reader&) = delete;
+  request_reader& operator=(const request_reader&) = delete;
 
   read_outcome read(request& req) {
     deadline_ = clock::now() + lim_.head_timeout;
@@ -271,18 +294,35 @@ class request_reader {
     if (length > lim_.max_body_bytes) {
       return refused(413, "a body of " + cl + " bytes; the limit is " + std::to_string(lim_.max_body_bytes));
     }
+    if (!reserve(length)) return busy();
+    buf_.reserve(pos_ + length);
     if ((chunked || length > 0) && buf_.size() == pos_ && !req.header("expect").empty() &&
         !send_all(fd_, "HTTP/1.1 100 Continue\r\n\r\n", lim_.send_timeout, &stopping_)) {
       return {};
     }
     if (chunked) return read_chunked(req);
     if (auto end = wait_bytes(length)) return *end;
-    req.body = buf_.substr(pos_, length);
+    buf_.erase(0, pos_);
+    buf_.resize(length);
+    req.body = std::move(buf_);  // no second copy of a large body
     return {true, std::nullopt};
   }
 
  private:
   static read_outcome refused(int status, std::string why) { return {false, refuse(status, std::move(why))}; }
+
+  // Holds `n` more body bytes against the server-wide budget (given back
+  // when the reader, which lives as long as its request, is destroyed).
+  bool reserve(std::uint64_t n) {
+    if (n == 0) return true;
+    if (!budget_.take(static_cast<std::size_t>(n))) return false;
+    reserved_ += static_cast<std::size_t>(n);
+    return true;
+  }
+  read_outcome busy() const {
+    return refused(503, "request bodies of other clients fill the server's " +
+                            std::to_string(lim_.max_body_bytes_in_flight) + " bytes for bodies; try again later");
+  }
 
   // Reads more bytes; the outcome that ends reading when none came.
   std::optional<read_outcome> more() {
@@ -359,6 +399,7 @@ class request_reader {
       if (size > lim_.max_body_bytes - req.body.size()) {
         return refused(413, "the chunked body is larger than " + std::to_string(lim_.max_body_bytes) + " bytes");
       }
+      if (!reserve(size)) return busy();
       if (auto end = wait_bytes(size + 2)) return *end;
       if (buf_.compare(pos_ + size, 2, "\r\n") != 0) return refused(400, "a chunk's data is not followed by CRLF");
       req.body.append(buf_, pos_, size);
@@ -381,6 +422,8 @@ class request_reader {
   int fd_;
   const server_limits& lim_;
   const std::atomic<bool>& stopping_;
+  body_budget budget_;
+  std::size_t reserved_ = 0;
   std::string buf_;
   std::size_t head_start_ = 0;  // after the skipped leading empty lines
   std::size_t pos_ = 0;         // the body's next byte in buf_
@@ -656,7 +699,9 @@ void server::serve_connection(std::uint64_t id, int fd) {
   response res(fd, this);
   try {
     request req;
-    const read_outcome read = request_reader(fd, limits_, stopping_).read(req);
+    // Lives until the handler returned: the body stays reserved while the handler holds it.
+    request_reader reader(fd, limits_, stopping_, body_budget(body_bytes_, limits_.max_body_bytes_in_flight));
+    const read_outcome read = reader.read(req);
     if (done_reading(id)) {
       if (read.complete) {
         try {

@@ -20,6 +20,7 @@ struct case_server::state {
   http::server* server = nullptr;
   mutable std::mutex mutex;
   mutable std::condition_variable posted;
+  std::mutex parsing;  // one POST /results is parsed at a time: its JSON is the one large allocation
   std::vector<browser_row> rows;
   bool browser_done = false;
 
@@ -461,6 +462,7 @@ void handle_get(case_server::state& st, const http::request& req, http::response
     return;
   }
   if (req.method == "POST" && req.path == "/results") {
+    std::lock_guard one_at_a_time(st.parsing);
     std::string problem;
     const nlohmann::json body = parse_post(req.body, problem);
     if (problem.empty()) problem = post_problem(body);

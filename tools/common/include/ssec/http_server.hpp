@@ -59,6 +59,11 @@ struct server_limits {
   std::size_t max_connections = 64;
   std::size_t max_head_bytes = 64 * 1024;         ///< Request line and headers; more: 431 (414 for the line alone).
   std::size_t max_body_bytes = 16 * 1024 * 1024;  ///< A body beyond this (Content-Length or chunked): 413.
+  /// Request bodies held at once, all connections together (a body is
+  /// reserved before it is read, until its handler returned): a body that
+  /// does not fit now is answered 503, so 64 clients cannot make the server
+  /// hold 64 times max_body_bytes.
+  std::size_t max_body_bytes_in_flight = 64 * 1024 * 1024;
   std::chrono::milliseconds head_timeout{10'000};  ///< The whole head must arrive within this: 408 otherwise.
   std::chrono::milliseconds body_timeout{30'000};  ///< The whole body must arrive within this: 408 otherwise.
   /// A write that makes no progress for this long (the client stopped
@@ -180,6 +185,7 @@ class server {
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
   std::atomic<std::uint64_t> evicted_total_{0};
+  std::atomic<std::size_t> body_bytes_{0};  ///< Request body bytes reserved now (max_body_bytes_in_flight).
   mutable std::mutex mutex_;
   std::condition_variable drained_;
   std::map<std::uint64_t, connection> connections_;  ///< By admission order: the first is the oldest.
