@@ -127,8 +127,9 @@ TEST(hostile_serve, a_post_with_wrong_types_is_400_and_the_server_goes_on) {
   }
   EXPECT_FALSE(serve.wait_exit(0ms)) << "serve exited";
   EXPECT_EQ(status_line(ask(serve.port(), get_cases)), "HTTP/1.1 200 OK");
-  const std::string good = post_results(serve.port(), R"({"user_agent":"x","results":[{"name":"wire/bom/3RFS",)"
-                                                      R"("status":"ended","events":[{"type":"message","data":"a"}]}]})");
+  const std::string good =
+      post_results(serve.port(), R"({"user_agent":"x","results":[{"name":"wire/bom/3RFS",)"
+                                 R"("status":"ended","events":[{"type":"message","data":"a"}]}]})");
   EXPECT_EQ(status_line(good), "HTTP/1.1 200 OK") << good;
   EXPECT_NE(good.find(R"({"graded":1})"), std::string::npos) << good;
 }

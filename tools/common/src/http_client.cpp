@@ -106,9 +106,9 @@ ssec::result<void> check_url(const std::string& url) {
   if (u == nullptr) return ssec::error{"cannot parse it (out of memory)"};
   std::string why;
   const auto scheme_is = [&](std::string_view prefix) {
-    return url.size() >= prefix.size() &&
-           std::equal(prefix.begin(), prefix.end(), url.begin(),
-                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+    return url.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), url.begin(), [](char a, char b) {
+             return a == std::tolower(static_cast<unsigned char>(b));
+           });
   };
   if (!scheme_is("http://") && !scheme_is("https://")) {
     why = "only http:// and https:// URLs can be requested";
@@ -178,9 +178,9 @@ stream_result stream(const stream_request& req, const on_data& data) {
   } else if (t.headers_too_large || (rc == CURLE_OUT_OF_MEMORY && t.in_headers && result.body_bytes == 0)) {
     // libcurl refuses a header line over its limit as "out of memory": say what happened.
     result.end = stream_end::headers_too_large;
-    result.error = t.headers_too_large ? "the response headers are longer than " +
-                                             std::to_string(req.max_header_bytes) + " bytes"
-                                       : "a response header line is longer than libcurl accepts (100 KiB)";
+    result.error = t.headers_too_large
+                       ? "the response headers are longer than " + std::to_string(req.max_header_bytes) + " bytes"
+                       : "a response header line is longer than libcurl accepts (100 KiB)";
   } else if (t.hit_max) {
     result.end = stream_end::max_bytes;
   } else if (t.stopped) {

@@ -20,12 +20,12 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-constexpr std::size_t max_chunk_line = 1024;                    // a chunk-size line with its extensions
-constexpr std::size_t max_drain_bytes = 1024 * 1024;            // read and dropped after a response, at most
-constexpr std::chrono::milliseconds drain_time{1000};           // ... and for at most this long
-constexpr std::chrono::milliseconds stop_grace{1000};           // handlers' time to notice stop()
-constexpr std::chrono::milliseconds busy_send_time{0};          // a 503 to a surplus client: one try, never blocks
-constexpr std::chrono::milliseconds refusal_send_time{1000};    // a 4xx to a client we are done with
+constexpr std::size_t max_chunk_line = 1024;                  // a chunk-size line with its extensions
+constexpr std::size_t max_drain_bytes = 1024 * 1024;          // read and dropped after a response, at most
+constexpr std::chrono::milliseconds drain_time{1000};         // ... and for at most this long
+constexpr std::chrono::milliseconds stop_grace{1000};         // handlers' time to notice stop()
+constexpr std::chrono::milliseconds busy_send_time{0};        // a 503 to a surplus client: one try, never blocks
+constexpr std::chrono::milliseconds refusal_send_time{1000};  // a 4xx to a client we are done with
 
 std::string_view reason(int status) {
   switch (status) {
@@ -137,14 +137,14 @@ std::optional<refusal> parse_request_line(std::string_view line, request& req, b
     http11 = true;
   } else if (version == "HTTP/1.0") {
     http11 = false;
-  } else if (version.size() == 8 && version.starts_with("HTTP/") && std::isdigit(static_cast<unsigned char>(version[5])) &&
-             version[6] == '.' && std::isdigit(static_cast<unsigned char>(version[7]))) {
+  } else if (version.size() == 8 && version.starts_with("HTTP/") &&
+             std::isdigit(static_cast<unsigned char>(version[5])) && version[6] == '.' &&
+             std::isdigit(static_cast<unsigned char>(version[7]))) {
     return refuse(505, "HTTP version " + std::string(version) + " is not supported (1.0 and 1.1 are)");
   } else {
     return refuse(400, "the request line ends in " + shown(version) + ", not an HTTP version");
   }
-  if (target.empty() ||
-      !std::all_of(target.begin(), target.end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
+  if (target.empty() || !std::all_of(target.begin(), target.end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
     return refuse(400, "the request target " + shown(target) + " has a byte outside visible ASCII");
   }
   // Absolute-form (RFC 9112, 3.2.2): served as its path and query.
@@ -389,8 +389,9 @@ class request_reader {
       if (auto end = wait_line(max_chunk_line, "a chunk-size line", eol)) return *end;
       std::string_view size_text(buf_.data() + pos_, eol - pos_);
       size_text = trim(size_text.substr(0, size_text.find(';')));
-      if (size_text.empty() || size_text.size() > 15 ||
-          !std::all_of(size_text.begin(), size_text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; })) {
+      if (size_text.empty() || size_text.size() > 15 || !std::all_of(size_text.begin(), size_text.end(), [](char c) {
+            return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+          })) {
         return refused(400, "the chunk size " + shown(size_text) + " is not a hexadecimal number");
       }
       const std::uint64_t size = std::stoull(std::string(size_text), nullptr, 16);
@@ -482,7 +483,6 @@ std::optional<refusal> parse_head(std::string_view head, request& req) {
   if (first) return refuse(400, "no request line");
   return check_framing(req, http11);
 }
-
 
 std::string percent_decode(std::string_view s) {
   std::string out;

@@ -82,7 +82,8 @@ std::string invalid_fault(const http::request& req) {
       want = "frames";
     } else if (key == "content_type") {
       // It becomes a header line: a CR or LF would split the response.
-      ok = !v.empty() && v.size() <= 256 && std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+      ok = !v.empty() && v.size() <= 256 &&
+           std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
       want = "a media type of at most 256 printable ASCII characters (no control byte)";
     } else {
       return "unknown fault parameter `" + ssec::escape(key.substr(0, 64)) + "`" +
@@ -335,7 +336,7 @@ bool exists(const case_server::state& st, const std::string& path) {
 // The JSON of a POST /results, bounded in nesting and in values before it
 // is built (the body itself is bounded by the HTTP server): a problem
 // naming the byte where it is not JSON, or the bound it broke.
-constexpr int max_post_depth = 16;               // the page's document is 4 deep
+constexpr int max_post_depth = 16;                // the page's document is 4 deep
 constexpr std::size_t max_post_values = 1 << 20;  // the whole case tree posts about 20,000
 
 // True when brackets outside strings nest deeper than `max`: found by one
@@ -366,11 +367,11 @@ nlohmann::json parse_post(const std::string& text, std::string& problem) {
   }
   std::size_t values = 0;
   bool too_deep = false, too_many = false;
-  const nlohmann::json::parser_callback_t bound = [&](int depth, nlohmann::json::parse_event_t event,
-                                                      nlohmann::json&) {
+  const nlohmann::json::parser_callback_t bound = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
     using ev = nlohmann::json::parse_event_t;
     if (depth > max_post_depth) too_deep = true;
-    if (event == ev::value || event == ev::object_start || event == ev::array_start) too_many |= ++values > max_post_values;
+    if (event == ev::value || event == ev::object_start || event == ev::array_start)
+      too_many |= ++values > max_post_values;
     return !too_deep && !too_many;  // false: the value is dropped, nothing more is built
   };
   try {

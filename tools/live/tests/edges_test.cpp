@@ -99,8 +99,9 @@ TEST_F(served, head_answers_the_headers_without_a_body) {
 }
 
 TEST_F(served, unknown_or_invalid_fault_parameters_are_400_naming_them) {
-  for (const std::string q : {"stal=5", "status=abc", "delay_ms=-5", "gzip=yes", "split=lines", "reset=-3", "stall=nan",
-                              "stall_at=x", "drip_ms=1.5", "forever=2", "resume=yes", "endless=", "status=99999999999999"}) {
+  for (const std::string q :
+       {"stal=5", "status=abc", "delay_ms=-5", "gzip=yes", "split=lines", "reset=-3", "stall=nan", "stall_at=x",
+        "drip_ms=1.5", "forever=2", "resume=yes", "endless=", "status=99999999999999"}) {
     const std::string answer = ask("GET", "/stream/good?" + q);
     EXPECT_TRUE(answer.starts_with("HTTP/1.1 400 ")) << q << ": " << answer;
     EXPECT_NE(answer.find("`" + q.substr(0, q.find('=')) + (q.starts_with("stal=") ? "`" : "=")), std::string::npos)
@@ -113,9 +114,9 @@ TEST_F(served, unknown_or_invalid_fault_parameters_are_400_naming_them) {
 // (it would become a header line), and what redirect=1 echoes into Location
 // is percent-encoded, never a second header.
 TEST_F(served, content_type_and_redirect_cannot_split_the_response) {
-  for (const std::string q : {"content_type=text/event-stream%0D%0ASet-Cookie:%20a=b", "content_type=a%0Ab",
-                              "content_type=a%00b", "content_type=a%09b", "content_type=a%7Fb",
-                              "redirect=1&content_type=a%0D%0AX-Injected:%20yes"}) {
+  for (const std::string q :
+       {"content_type=text/event-stream%0D%0ASet-Cookie:%20a=b", "content_type=a%0Ab", "content_type=a%00b",
+        "content_type=a%09b", "content_type=a%7Fb", "redirect=1&content_type=a%0D%0AX-Injected:%20yes"}) {
     const std::string answer = ask("GET", "/stream/good?" + q);
     EXPECT_TRUE(answer.starts_with("HTTP/1.1 400 ")) << q << ": " << answer;
     EXPECT_NE(answer.find("`content_type="), std::string::npos) << q << ": " << answer;
@@ -230,9 +231,9 @@ TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {
 // SHOULD finding resting on a decision (spec/DECISIONS.md#http-charset).
 TEST(check_response, a_charset_other_than_utf8_is_a_should_finding) {
   const std::vector<std::pair<std::string, bool>> types{
-      {"text/event-stream; charset=iso-8859-1", true}, {"text/event-stream;charset=\"Windows-1252\"", true},
+      {"text/event-stream; charset=iso-8859-1", true},        {"text/event-stream;charset=\"Windows-1252\"", true},
       {"text/event-stream; foo=bar; charset=us-ascii", true}, {"text/event-stream; charset=utf-8", false},
-      {"text/event-stream; charset=\"UTF-8\"", false},      {"text/event-stream", false}};
+      {"text/event-stream; charset=\"UTF-8\"", false},        {"text/event-stream", false}};
   for (const auto& [type, flagged] : types) {
     ssec::live::capture cap;
     cap.status = 200;

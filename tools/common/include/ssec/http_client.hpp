@@ -37,22 +37,22 @@ struct stream_request {
   /// this many bytes (libcurl's own limit is 100 KiB for one line):
   /// stream_end::headers_too_large beyond.
   std::uint64_t max_header_bytes = 256 * 1024;
-  bool follow_redirects = false;          ///< Off: a redirect is reported, not followed silently.
-  bool decode_content = true;             ///< Let curl undo gzip/deflate/br it announced it accepts.
+  bool follow_redirects = false;  ///< Off: a redirect is reported, not followed silently.
+  bool decode_content = true;     ///< Let curl undo gzip/deflate/br it announced it accepts.
   bool verify_tls = true;
 };
 
 /// Why the exchange ended.
 enum class stream_end {
-  complete,       ///< The server closed the response normally.
-  stopped,        ///< The caller's on_data returned false (enough events, say).
-  max_bytes,      ///< The byte limit was reached.
-  timeout,        ///< The overall timeout struck.
-  idle_timeout,   ///< No byte for idle_timeout_s.
-  reset,          ///< The connection broke mid-response (reset, truncated chunked encoding...).
-  connect_error,  ///< Could not connect / resolve.
-  tls_error,      ///< TLS handshake or certificate failure.
-  other_error,    ///< Anything else curl reports; see stream_result::error.
+  complete,           ///< The server closed the response normally.
+  stopped,            ///< The caller's on_data returned false (enough events, say).
+  max_bytes,          ///< The byte limit was reached.
+  timeout,            ///< The overall timeout struck.
+  idle_timeout,       ///< No byte for idle_timeout_s.
+  reset,              ///< The connection broke mid-response (reset, truncated chunked encoding...).
+  connect_error,      ///< Could not connect / resolve.
+  tls_error,          ///< TLS handshake or certificate failure.
+  other_error,        ///< Anything else curl reports; see stream_result::error.
   headers_too_large,  ///< The response headers broke max_header_bytes (or libcurl's line limit): no body was read.
 };
 
