@@ -40,6 +40,7 @@ class serve_process {
       std::vector<std::string> all{tool, "serve", "--port", "0"};
       all.insert(all.end(), args.begin(), args.end());
       std::vector<char*> argv;
+      argv.reserve(all.size() + 1);
       for (auto& a : all) argv.push_back(a.data());
       argv.push_back(nullptr);
       ::execv(tool.c_str(), argv.data());
