@@ -281,8 +281,8 @@ int run_check(check_cli o) {
     req.idle_timeout_s = o.idle_timeout_s;
     req.max_bytes = o.max_bytes;
     req.verify_tls = !o.insecure;
-    if (!req.url.starts_with("http://") && !req.url.starts_with("https://")) {
-      std::cerr << "sse-conform check: --url " << shown_url << ": only http:// and https:// URLs can be checked\n";
+    if (const auto valid = http::check_url(req.url); !valid) {
+      std::cerr << "sse-conform check: --url " << shown_url << ": " << valid.error().message << '\n';
       return exit_usage;
     }
     live::read_progress progress;

@@ -20,6 +20,9 @@ struct transfer {
   clock::time_point last_byte;
   bool stopped = false;
   bool hit_max = false;
+  std::uint64_t header_bytes = 0;
+  bool in_headers = true;  // the response head is being read (until its blank line)
+  bool headers_too_large = false;
   bool idle = false;
   double seconds() const { return std::chrono::duration<double>(clock::now() - start).count(); }
 };
@@ -27,6 +30,12 @@ struct transfer {
 std::size_t on_header(char* buffer, std::size_t size, std::size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
   const std::string_view line(buffer, size * n);
+  t.header_bytes += line.size();
+  if (t.req->max_header_bytes != 0 && t.header_bytes > t.req->max_header_bytes) {
+    t.headers_too_large = true;
+    return 0;  // curl stops with a write error
+  }
+  t.in_headers = line != "\r\n" && line != "\n";
   if (line.starts_with("HTTP/")) {
     t.result->headers.clear();  // a new response (after 100-continue or a redirect)
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
@@ -86,8 +95,39 @@ std::string_view to_string(stream_end e) noexcept {
     case stream_end::connect_error: return "connect_error";
     case stream_end::tls_error: return "tls_error";
     case stream_end::other_error: return "other_error";
+    case stream_end::headers_too_large: return "headers_too_large";
   }
   return "unknown";
+}
+
+ssec::result<void> check_url(const std::string& url) {
+  global_init();
+  CURLU* u = curl_url();
+  if (u == nullptr) return ssec::error{"cannot parse it (out of memory)"};
+  std::string why;
+  const auto scheme_is = [&](std::string_view prefix) {
+    return url.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), url.begin(), [](char a, char b) {
+             return a == std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  if (!scheme_is("http://") && !scheme_is("https://")) {
+    why = "only http:// and https:// URLs can be requested";
+  } else if (const CURLUcode rc = curl_url_set(u, CURLUPART_URL, url.c_str(), 0); rc != CURLUE_OK) {
+    why = curl_url_strerror(rc);
+  } else {
+    char* scheme = nullptr;
+    char* host = nullptr;
+    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+    curl_url_get(u, CURLUPART_HOST, &host, 0);
+    const std::string s = scheme != nullptr ? scheme : "";
+    if (s != "http" && s != "https") why = "only http:// and https:// URLs can be requested";
+    else if (host == nullptr || *host == '\0') why = "no host";
+    curl_free(scheme);
+    curl_free(host);
+  }
+  curl_url_cleanup(u);
+  if (!why.empty()) return ssec::error{why};
+  return {};
 }
 
 stream_result stream(const stream_request& req, const on_data& data) {
@@ -135,6 +175,12 @@ stream_result stream(const stream_request& req, const on_data& data) {
   result.seconds_total = t.seconds();
   if (rc == CURLE_OK) {
     result.end = stream_end::complete;
+  } else if (t.headers_too_large || (rc == CURLE_OUT_OF_MEMORY && t.in_headers && result.body_bytes == 0)) {
+    // libcurl refuses a header line over its limit as "out of memory": say what happened.
+    result.end = stream_end::headers_too_large;
+    result.error = t.headers_too_large
+                       ? "the response headers are longer than " + std::to_string(req.max_header_bytes) + " bytes"
+                       : "a response header line is longer than libcurl accepts (100 KiB)";
   } else if (t.hit_max) {
     result.end = stream_end::max_bytes;
   } else if (t.stopped) {

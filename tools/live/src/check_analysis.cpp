@@ -55,6 +55,23 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
+// The value of parameter `name` of a media type (`text/event-stream;
+// charset="utf-8"`), unquoted; nullopt when absent (RFC 9110, 8.3.1).
+std::optional<std::string> media_parameter(std::string_view type, std::string_view name) {
+  std::size_t at = type.find(';');
+  while (at != std::string_view::npos) {
+    type.remove_prefix(at + 1);
+    at = type.find(';');
+    const std::string_view param = type.substr(0, at);
+    const auto eq = param.find('=');
+    if (eq == std::string_view::npos || lower(trim(param.substr(0, eq))) != name) continue;
+    std::string value = trim(param.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    return value;
+  }
+  return std::nullopt;
+}
+
 std::string header(const capture& c, const std::string& name) {
   const auto it = c.headers.find(name);
   return it == c.headers.end() ? std::string() : it->second;
@@ -111,6 +128,15 @@ void check_response(const capture& cap, check_report& r) {
             "the response must be labelled text/event-stream (EventSource fails the connection otherwise)",
             "text/event-stream", type.empty() ? "(no Content-Type)" : type});
   }
+  if (media == "text/event-stream") {
+    if (const auto charset = media_parameter(type, "charset"); charset && lower(*charset) != "utf-8") {
+      add(r, {"HTTP-CHARSET", "should", std::nullopt, 0,
+              "the Content-Type names the charset " + ssec::quote_clipped(*charset, 40) +
+                  ", but an event stream is always UTF-8 (WHATWG: \"Streams must be decoded using the UTF-8 decode "
+                  "algorithm.\"): EventSource ignores the label, a client that honours it garbles non-ASCII text",
+              "no charset, or charset=utf-8", type, 0, "decision", "decision, spec/DECISIONS.md#http-charset"});
+    }
+  }
   const std::string encoding = lower(trim(header(cap, "content-encoding")));
   if (!encoding.empty() && encoding != "identity") {
     add(r, {"HTTP-COMPRESSION", "should", std::nullopt, 0,
@@ -135,6 +161,10 @@ void check_transport(const capture& cap, std::string_view bytes, check_report& r
     add(r, {"STREAM-IDLE-TIMEOUT", "must", std::nullopt, at,
             "no byte arrived for the idle timeout (send heartbeat comments), " + where, "bytes or a heartbeat",
             "silence; gave up at " + seconds(cap.seconds_total)});
+  } else if (cap.end == "headers_too_large") {
+    add(r, {"STREAM-HEADERS-TOO-LARGE", "must", std::nullopt, 0,
+            "the response headers are too large to read, so nothing of the stream was: " + cap.error,
+            "response headers within the limit", cap.error});
   } else if (cap.end == "tls_error") {
     add(r, {"STREAM-TLS", "must", std::nullopt, 0, "TLS failed: " + cap.error, "a valid TLS handshake", cap.error});
   } else if (cap.end == "connect_error") {
@@ -276,7 +306,8 @@ check_report analyze(const capture& cap, const check_options& opt) {
   // The read stopped where the user asked (--max-events, --max-bytes,
   // --max-time): the end of the stream was never read, so it is not graded.
   r.sampled = cap.end == "stopped" || cap.end == "max_bytes" || cap.end == "max_time";
-  check_response(cap, r);
+  // Headers cut short by their limit are not judged: what was read of them is not the response's.
+  if (cap.end != "headers_too_large") check_response(cap, r);
   check_transport(cap, bytes, r);
   // A body that is not an event stream (an error page), or no body because
   // there was no connection, is not judged further.

@@ -217,7 +217,10 @@ void load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML
   if (const auto name = ctx.text(*e->find("name"), "", true)) q.name = *name;
   if (const auto& url = *e->find("url"); const auto written = ctx.text(url, "", true)) {
     q.shown_url = *written;
-    if (auto x = expanded(ctx, url.value, *written, secrets, "url")) q.url = std::move(*x);
+    if (auto x = expanded(ctx, url.value, *written, secrets, "url")) {
+      q.url = std::move(*x);
+      if (const auto valid = http::check_url(q.url); !valid) ctx.error(url.value, "`url`: " + valid.error().message);
+    }
   }
   request_fields f = defaults;
   load_common(ctx, contract, *e, secrets, f);

@@ -9,6 +9,7 @@
 #include "browser_page.hpp"
 #include "sse/parser.hpp"
 #include "ssec/conformance/log.hpp"
+#include "ssec/escape.hpp"
 
 namespace ssec::live {
 
@@ -19,6 +20,7 @@ struct case_server::state {
   http::server* server = nullptr;
   mutable std::mutex mutex;
   mutable std::condition_variable posted;
+  std::mutex parsing;  // one POST /results is parsed at a time: its JSON is the one large allocation
   std::vector<browser_row> rows;
   bool browser_done = false;
 
@@ -79,14 +81,16 @@ std::string invalid_fault(const http::request& req) {
       ok = v == "frames";
       want = "frames";
     } else if (key == "content_type") {
-      ok = !v.empty();
-      want = "a media type";
+      // It becomes a header line: a CR or LF would split the response.
+      ok = !v.empty() && v.size() <= 256 &&
+           std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+      want = "a media type of at most 256 printable ASCII characters (no control byte)";
     } else {
-      return "unknown fault parameter `" + key +
-             "` (known: delay_ms, status, content_type, redirect, gzip, reset, stall, stall_at, drip_ms, forever, "
+      return "unknown fault parameter `" + ssec::escape(key.substr(0, 64)) + "`" +
+             " (known: delay_ms, status, content_type, redirect, gzip, reset, stall, stall_at, drip_ms, forever, "
              "endless, split, resume)";
     }
-    if (!ok) return "fault parameter `" + key + "=" + v + "`: expected " + want;
+    if (!ok) return "fault parameter `" + key + "=" + ssec::escape(v.substr(0, 64)) + "`: expected " + want;
   }
   return {};
 }
@@ -201,9 +205,10 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
     return;
   }
   if (query(req, "redirect") == "1") {
+    // The parameters were validated; encoded again, nothing in them can end the Location line.
     std::string target = req.path + "?";
     for (const auto& [k, v] : req.query) {
-      if (k != "redirect") target += k + "=" + v + "&";
+      if (k != "redirect") target += http::percent_encode(k) + "=" + http::percent_encode(v) + "&";
     }
     target.pop_back();
     res.start(302, {{"Location", target}, {"Content-Length", "0"}});
@@ -328,6 +333,95 @@ bool exists(const case_server::state& st, const std::string& path) {
   return false;
 }
 
+// The JSON of a POST /results, bounded in nesting and in values before it
+// is built (the body itself is bounded by the HTTP server): a problem
+// naming the byte where it is not JSON, or the bound it broke.
+constexpr int max_post_depth = 16;                // the page's document is 4 deep
+constexpr std::size_t max_post_values = 1 << 20;  // the whole case tree posts about 20,000
+
+// True when brackets outside strings nest deeper than `max`: found by one
+// pass with no allocation, before the parser builds a stack that deep.
+bool nested_deeper_than(std::string_view text, int max) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+nlohmann::json parse_post(const std::string& text, std::string& problem) {
+  if (nested_deeper_than(text, max_post_depth)) {
+    problem = "the JSON is nested deeper than " + std::to_string(max_post_depth) + " levels";
+    return {};
+  }
+  std::size_t values = 0;
+  bool too_deep = false, too_many = false;
+  const nlohmann::json::parser_callback_t bound = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+    using ev = nlohmann::json::parse_event_t;
+    if (depth > max_post_depth) too_deep = true;
+    if (event == ev::value || event == ev::object_start || event == ev::array_start)
+      too_many |= ++values > max_post_values;
+    return !too_deep && !too_many;  // false: the value is dropped, nothing more is built
+  };
+  try {
+    nlohmann::json body = nlohmann::json::parse(text, bound);
+    if (too_deep) problem = "the JSON is nested deeper than " + std::to_string(max_post_depth) + " levels";
+    if (too_many) problem = "the JSON has more than " + std::to_string(max_post_values) + " values";
+    return body;
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann counts bytes from 1: the offset of the byte it stopped at is one less.
+    problem = "the body is not JSON (at byte offset " + std::to_string(e.byte > 0 ? e.byte - 1 : 0) + ")";
+  }
+  return {};
+}
+
+std::string expected(const std::string& where, std::string_view want, const nlohmann::json& got) {
+  return where + ": expected " + std::string(want) + ", got " + (got.is_null() ? "null" : got.type_name());
+}
+
+// What is wrong with a posted document ({"user_agent","results":[{"name",
+// "status","events":[{"type","data","lastEventId"}]}]}, tools/docs/serve.md),
+// naming the member; empty when it has that shape.
+std::string post_problem(const nlohmann::json& body) {
+  if (!body.is_object()) return expected("the body", "a JSON object", body);
+  if (body.contains("user_agent") && !body["user_agent"].is_string()) {
+    return expected("user_agent", "a string", body["user_agent"]);
+  }
+  if (!body.contains("results")) return "results: missing";
+  const auto& results = body["results"];
+  if (!results.is_array()) return expected("results", "an array", results);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const std::string at = "results[" + std::to_string(i) + "]";
+    if (!r.is_object()) return expected(at, "an object", r);
+    if (!r.contains("name")) return at + ".name: missing";
+    if (!r["name"].is_string()) return expected(at + ".name", "a string", r["name"]);
+    if (r.contains("status") && !r["status"].is_string()) return expected(at + ".status", "a string", r["status"]);
+    if (!r.contains("events")) continue;
+    if (!r["events"].is_array()) return expected(at + ".events", "an array", r["events"]);
+    for (std::size_t e = 0; e < r["events"].size(); ++e) {
+      const auto& ev = r["events"][e];
+      const std::string eat = at + ".events[" + std::to_string(e) + "]";
+      if (!ev.is_object()) return expected(eat, "an object", ev);
+      for (const char* key : {"type", "data", "lastEventId"}) {
+        if (ev.contains(key) && !ev[key].is_string()) return expected(eat + "." + key, "a string", ev[key]);
+      }
+    }
+  }
+  return {};
+}
+
 void handle_get(case_server::state& st, const http::request& req, http::response& res);
 
 void handle(case_server::state& st, const http::request& req, http::response& res) {
@@ -369,19 +463,25 @@ void handle_get(case_server::state& st, const http::request& req, http::response
     return;
   }
   if (req.method == "POST" && req.path == "/results") {
-    const auto body = nlohmann::json::parse(req.body, nullptr, false);
+    std::lock_guard one_at_a_time(st.parsing);
+    std::string problem;
+    const nlohmann::json body = parse_post(req.body, problem);
+    if (problem.empty()) problem = post_problem(body);
+    if (!problem.empty()) {
+      // Nothing is graded and --browser-results keeps waiting for a real post.
+      res.send(400, "text/plain", "sse-conform serve: POST /results: " + problem + "\n");
+      return;
+    }
     std::vector<browser_row> rows;
-    if (body.is_object() && body.contains("results") && body["results"].is_array()) {
-      const std::string ua = body.value("user_agent", std::string("unknown"));
-      const std::string impl = ua.find("Chrome") != std::string::npos    ? "browser:chromium"
-                               : ua.find("Firefox") != std::string::npos ? "browser:firefox"
-                               : ua.find("Safari") != std::string::npos  ? "browser:safari"
-                                                                         : "browser:other";
-      for (const auto& r : body["results"]) {
-        const std::string name = r.is_object() ? r.value("name", std::string()) : std::string();
-        const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
-        if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
-      }
+    const std::string ua = body.value("user_agent", std::string("unknown"));
+    const std::string impl = ua.find("Chrome") != std::string::npos    ? "browser:chromium"
+                             : ua.find("Firefox") != std::string::npos ? "browser:firefox"
+                             : ua.find("Safari") != std::string::npos  ? "browser:safari"
+                                                                       : "browser:other";
+    for (const auto& r : body["results"]) {
+      const std::string name = r["name"].get<std::string>();
+      const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
+      if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
     }
     {
       std::lock_guard lock(st.mutex);
@@ -424,7 +524,12 @@ browser_row grade_browser(const conformance::test_case& c, const std::string& im
     row.detail = "a browser does not expose the reconnection time";
     return row;
   }
-  const std::string status = seen.value("status", std::string());
+  // Whatever its shape (a test service's callbacks are as untrusted as a
+  // post): a member of another type counts as absent, never throws.
+  const auto text = [](const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
+  const std::string status = text(seen, "status");
   if (status == "timeout") {
     row.outcome = conformance::outcome::timeout;
     return row;
@@ -432,11 +537,10 @@ browser_row grade_browser(const conformance::test_case& c, const std::string& im
   conformance::answer got;
   got.wire = conformance::external_result{};
   if (status == "failed") got.wire->error = "the browser failed the connection";
-  if (seen.contains("events") && seen["events"].is_array()) {
+  if (seen.is_object() && seen.contains("events") && seen["events"].is_array()) {
     for (const auto& e : seen["events"]) {
       if (!e.is_object()) continue;
-      got.wire->events.emplace_back(e.value("type", std::string()), e.value("data", std::string()),
-                                    e.value("lastEventId", std::string()));
+      got.wire->events.emplace_back(text(e, "type"), text(e, "data"), text(e, "lastEventId"));
     }
   }
   auto graded = conformance::grade_answer(c, got, strict);

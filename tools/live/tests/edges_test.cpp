@@ -99,13 +99,35 @@ TEST_F(served, head_answers_the_headers_without_a_body) {
 }
 
 TEST_F(served, unknown_or_invalid_fault_parameters_are_400_naming_them) {
-  for (const std::string q : {"stal=5", "status=abc", "delay_ms=-5", "gzip=yes", "split=lines"}) {
+  for (const std::string q :
+       {"stal=5", "status=abc", "delay_ms=-5", "gzip=yes", "split=lines", "reset=-3", "stall=nan", "stall_at=x",
+        "drip_ms=1.5", "forever=2", "resume=yes", "endless=", "status=99999999999999"}) {
     const std::string answer = ask("GET", "/stream/good?" + q);
     EXPECT_TRUE(answer.starts_with("HTTP/1.1 400 ")) << q << ": " << answer;
     EXPECT_NE(answer.find("`" + q.substr(0, q.find('=')) + (q.starts_with("stal=") ? "`" : "=")), std::string::npos)
         << q << ": " << answer;
   }
   EXPECT_TRUE(ask("GET", "/stream/good?delay_ms=1&split=frames").starts_with("HTTP/1.1 200 "));
+}
+
+// Issue 16, item 8: a CR, LF or any control byte in content_type is refused
+// (it would become a header line), and what redirect=1 echoes into Location
+// is percent-encoded, never a second header.
+TEST_F(served, content_type_and_redirect_cannot_split_the_response) {
+  for (const std::string q :
+       {"content_type=text/event-stream%0D%0ASet-Cookie:%20a=b", "content_type=a%0Ab", "content_type=a%00b",
+        "content_type=a%09b", "content_type=a%7Fb", "redirect=1&content_type=a%0D%0AX-Injected:%20yes"}) {
+    const std::string answer = ask("GET", "/stream/good?" + q);
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 400 ")) << q << ": " << answer;
+    EXPECT_NE(answer.find("`content_type="), std::string::npos) << q << ": " << answer;
+    EXPECT_EQ(answer.find("\r\nSet-Cookie"), std::string::npos) << answer;
+    EXPECT_EQ(answer.find("\r\nX-Injected"), std::string::npos) << answer;
+  }
+  const std::string moved = ask("GET", "/stream/good?redirect=1&content_type=text/plain%3Bcharset%3D%22a%26b%22");
+  EXPECT_TRUE(moved.starts_with("HTTP/1.1 302 ")) << moved;
+  EXPECT_NE(moved.find("\r\nLocation: /stream/good?content_type=text%2Fplain%3Bcharset%3D%22a%26b%22\r\n"),
+            std::string::npos)
+      << moved;
 }
 
 TEST_F(served, a_case_has_one_name_its_path_and_the_old_name_still_works) {
@@ -203,6 +225,53 @@ TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {
   EXPECT_EQ(seen.find("s3cr3t"), std::string::npos) << seen;
   EXPECT_NE(seen.find("\\u001B"), std::string::npos) << seen;
   EXPECT_LT(seen.size(), 300u) << seen;
+}
+
+// Issue 16, item 14: a charset other than UTF-8 on an event stream is a
+// SHOULD finding resting on a decision (spec/DECISIONS.md#http-charset).
+TEST(check_response, a_charset_other_than_utf8_is_a_should_finding) {
+  const std::vector<std::pair<std::string, bool>> types{
+      {"text/event-stream; charset=iso-8859-1", true},        {"text/event-stream;charset=\"Windows-1252\"", true},
+      {"text/event-stream; foo=bar; charset=us-ascii", true}, {"text/event-stream; charset=utf-8", false},
+      {"text/event-stream; charset=\"UTF-8\"", false},        {"text/event-stream", false}};
+  for (const auto& [type, flagged] : types) {
+    ssec::live::capture cap;
+    cap.status = 200;
+    cap.headers["content-type"] = type;
+    cap.end = "complete";
+    cap.pieces.push_back({"data: a\n\n", 0.1});
+    const auto r = ssec::live::analyze(cap, {});
+    EXPECT_EQ(has(r, "HTTP-CHARSET"), flagged) << type << "\n" << ssec::live::to_text(r);
+    EXPECT_TRUE(r.conforming()) << type;
+    for (const auto& f : r.findings) {
+      if (f.rule != "HTTP-CHARSET") continue;
+      EXPECT_EQ(f.severity, "should");
+      EXPECT_EQ(f.basis, "decision");
+      EXPECT_NE(f.grounds.find("DECISIONS.md#http-charset"), std::string::npos) << f.grounds;
+      EXPECT_NE(f.message.find("UTF-8 decode"), std::string::npos) << f.message;
+      EXPECT_EQ(f.seen, type);
+    }
+  }
+}
+
+// Issue 16, item 13: response headers too large to read are reported as
+// that, not as a connection that broke on a frame boundary.
+TEST(check_response, oversized_headers_are_named_not_taken_for_a_reset) {
+  auto started = ssec::http::server::start([](const ssec::http::request&, ssec::http::response& res) {
+    res.start(200, {{"Content-Type", "text/event-stream"}, {"X-Big", std::string(1 << 20, 'a')}});
+    res.write("data: a\n\n");
+  });
+  ASSERT_TRUE(started) << started.error().to_string();
+  ssec::http::stream_request req;
+  req.url = (*started)->base_url() + "/";
+  const auto cap = ssec::live::fetch(req, 0);
+  EXPECT_EQ(cap.end, "headers_too_large") << cap.error;
+  const auto r = ssec::live::analyze(cap, {});
+  EXPECT_TRUE(has(r, "STREAM-HEADERS-TOO-LARGE")) << ssec::live::to_text(r);
+  EXPECT_FALSE(has(r, "STREAM-RESET")) << ssec::live::to_text(r);
+  EXPECT_FALSE(has(r, "HTTP-CONTENT-TYPE")) << ssec::live::to_text(r);
+  EXPECT_EQ(ssec::live::to_text(r).find("frame boundary"), std::string::npos) << ssec::live::to_text(r);
+  EXPECT_EQ(ssec::live::to_text(r).find("Out of memory"), std::string::npos) << ssec::live::to_text(r);
 }
 
 // A case server that cannot bind says why (http::server::start's words),

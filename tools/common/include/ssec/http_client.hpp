@@ -13,7 +13,17 @@
 #include <string_view>
 #include <vector>
 
+#include "ssec/result.hpp"
+
 namespace ssec::http {
+
+/// Whether `url` is one stream() can request: an http:// or https:// URL
+/// with a host that libcurl parses whole (a space, a bad port or a bad
+/// percent escape is refused here, before any connection). The error is
+/// the reason alone, libcurl's words or "only http:// and https:// URLs can
+/// be requested", without the URL (which may hold a secret: the caller
+/// shows the URL as the user wrote it). Thread-safe.
+ssec::result<void> check_url(const std::string& url);
 
 struct stream_request {
   std::string url;
@@ -23,22 +33,27 @@ struct stream_request {
   double timeout_s = 60;                  ///< The whole exchange; 0 = none.
   double idle_timeout_s = 30;             ///< Longest silence between received bytes; 0 = none.
   std::uint64_t max_bytes = 64ull << 20;  ///< Stop after this many body bytes; 0 = none.
-  bool follow_redirects = false;          ///< Off: a redirect is reported, not followed silently.
-  bool decode_content = true;             ///< Let curl undo gzip/deflate/br it announced it accepts.
+  /// The response's status line and headers, all lines together, at most
+  /// this many bytes (libcurl's own limit is 100 KiB for one line):
+  /// stream_end::headers_too_large beyond.
+  std::uint64_t max_header_bytes = 256 * 1024;
+  bool follow_redirects = false;  ///< Off: a redirect is reported, not followed silently.
+  bool decode_content = true;     ///< Let curl undo gzip/deflate/br it announced it accepts.
   bool verify_tls = true;
 };
 
 /// Why the exchange ended.
 enum class stream_end {
-  complete,       ///< The server closed the response normally.
-  stopped,        ///< The caller's on_data returned false (enough events, say).
-  max_bytes,      ///< The byte limit was reached.
-  timeout,        ///< The overall timeout struck.
-  idle_timeout,   ///< No byte for idle_timeout_s.
-  reset,          ///< The connection broke mid-response (reset, truncated chunked encoding...).
-  connect_error,  ///< Could not connect / resolve.
-  tls_error,      ///< TLS handshake or certificate failure.
-  other_error,    ///< Anything else curl reports; see stream_result::error.
+  complete,           ///< The server closed the response normally.
+  stopped,            ///< The caller's on_data returned false (enough events, say).
+  max_bytes,          ///< The byte limit was reached.
+  timeout,            ///< The overall timeout struck.
+  idle_timeout,       ///< No byte for idle_timeout_s.
+  reset,              ///< The connection broke mid-response (reset, truncated chunked encoding...).
+  connect_error,      ///< Could not connect / resolve.
+  tls_error,          ///< TLS handshake or certificate failure.
+  other_error,        ///< Anything else curl reports; see stream_result::error.
+  headers_too_large,  ///< The response headers broke max_header_bytes (or libcurl's line limit): no body was read.
 };
 
 std::string_view to_string(stream_end e) noexcept;
