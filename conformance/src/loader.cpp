@@ -237,7 +237,8 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
   auto items = ctx.r.string_items(e, "", {.single_ok = true, .empty_list_ok = true, .empty_items_ok = true});
   if (!items) return false;
   for (const auto& [text, item] : *items) {
-    if (!ctx.r.charge(item, hex ? text.size() / 2 : text.size() / 4 * 3, hex ? "this `input_hex` item" : "this `input_base64` item"))
+    if (!ctx.r.charge(item, hex ? text.size() / 2 : text.size() / 4 * 3,
+                      hex ? "this `input_hex` item" : "this `input_base64` item"))
       return false;
     auto bytes = hex ? parse_hex(text) : ssec::base64_decode(text);
     if (!bytes) {

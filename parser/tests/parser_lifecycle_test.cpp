@@ -338,7 +338,9 @@ TEST(chunking, recutter_gives_the_chunks_of_the_whole_stream_from_pieces_of_any_
     r.finish(emit);
     return out;
   };
-  const auto strings = [](const std::vector<std::string_view>& v) { return std::vector<std::string>(v.begin(), v.end()); };
+  const auto strings = [](const std::vector<std::string_view>& v) {
+    return std::vector<std::string>(v.begin(), v.end());
+  };
   for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, std::size_t{65536}}) {
     for (const std::size_t size : {std::size_t{1}, std::size_t{3}, std::size_t{5000}}) {
       EXPECT_EQ(cut(sse::chunking::recutter(size), piece), strings(sse::chunking::fixed(stream, size)))

@@ -59,8 +59,8 @@ class document_scan final : public YAML::EventHandler {
     }
     expansion = saturating_add(expansion, size->second);
     if (expansion > limits_.max_alias_expansion) {
-      refuse(mark, alias + " takes what the document's aliases repeat over " +
-                       size_text(limits_.max_alias_expansion) + " (" + std::to_string(limits_.node_cost) +
+      refuse(mark, alias + " takes what the document's aliases repeat over " + size_text(limits_.max_alias_expansion) +
+                       " (" + std::to_string(limits_.node_cost) +
                        " bytes a node plus the scalars' bytes): refused before building it (an alias bomb?)");
     }
     add(size->second);

@@ -57,8 +57,8 @@ void print_text(const std::string& source, const sse::dialect::validation_report
               << "\n    basis:    " << sse::dialect::basis_text(*f.rule) << '\n';
   }
   if (r.not_shown > 0) {
-    std::cout << source << ": " << counted(r.not_shown, "more finding")
-              << " not shown (at most " << sse::dialect::default_max_findings_per_rule
+    std::cout << source << ": " << counted(r.not_shown, "more finding") << " not shown (at most "
+              << sse::dialect::default_max_findings_per_rule
               << " of each rule are kept; the counts below include them)\n";
   }
   if (sampled(r, max_bytes)) {
@@ -124,7 +124,8 @@ int run_validate(const validate_options& opt) {
       capture_text.append(piece);
       return true;
     }
-    const std::string_view part = piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(left, piece.size())));
+    const std::string_view part =
+        piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(left, piece.size())));
     left -= part.size();
     return streaming->feed(part) && left > 0;
   });

@@ -2,8 +2,8 @@
 // sse-conform: one command line for the conformance suite (docs/cli.md).
 #include <algorithm>
 #include <csignal>
-#include <new>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 

@@ -116,7 +116,8 @@ TEST_F(bounds, a_case_file_repeat_bomb_is_refused_before_it_is_built) {
         "  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation\n"
         "  tags: [limits]\n  verdict: must\n  layer: wire\n  input: [" +
             inputs + "]\n  events: \"\"\n");
-  const auto m = run_measured(quote(tool) + " cases --spec " + quote((source_dir / "spec").string()) + " --cases cases");
+  const auto m =
+      run_measured(quote(tool) + " cases --spec " + quote((source_dir / "spec").string()) + " --cases cases");
   EXPECT_EQ(m.run.status, 2) << m.run.err;
   EXPECT_NE(m.run.err.find("cases/bomb.yaml:7:"), std::string::npos) << m.run.err;  // at the second repeat
   EXPECT_NE(m.run.err.find("the input is larger than 64 MiB"), std::string::npos) << m.run.err;
@@ -194,7 +195,8 @@ TEST_F(bounds, a_diagnostic_quotes_a_bounded_prefix) {
 TEST_F(bounds, a_failed_write_of_the_output_is_an_error_that_says_so) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   write("a.sse", "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n");
-  for (const std::string args : {"parse a.sse", "validate --dialect agent a.sse", "check --dialect agent --file a.sse"}) {
+  for (const std::string args :
+       {"parse a.sse", "validate --dialect agent a.sse", "check --dialect agent --file a.sse"}) {
     const auto r = shell(quote(tool) + " " + args + " >/dev/full 2>" + quote((dir_ / "err").string()), dir_);
     const std::string err = read_file(dir_ / "err");
     EXPECT_EQ(r.status, 2) << args << ": " << err;

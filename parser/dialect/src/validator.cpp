@@ -676,9 +676,9 @@ struct stream_validator::impl {
   visitor v;
   parser<visitor> p;
   std::uint64_t max_kept;
-  std::string buf;          // the stream from `base` on: the frame in progress
-  std::uint64_t base = 0;   // stream offset of buf[0]
-  std::uint64_t fed = 0;    // bytes fed
+  std::string buf;             // the stream from `base` on: the frame in progress
+  std::uint64_t base = 0;      // stream offset of buf[0]
+  std::uint64_t fed = 0;       // bytes fed
   std::uint64_t boundary = 0;  // just after the last blank line
   bool line_empty = true;
   bool last_cr = false;

@@ -93,7 +93,7 @@ struct validation_report {
   std::size_t decision = 0;       ///< Findings of decision-based rules, stored or not.
   std::size_t not_shown = 0;      ///< Findings counted above but not stored (beyond a rule's cap).
   std::uint64_t bytes = 0;        ///< Bytes read (up to a fatal wire error).
-  errc wire_status = errc::ok;  ///< A fatal wire error (limit), if any; frames before it were checked.
+  errc wire_status = errc::ok;    ///< A fatal wire error (limit), if any; frames before it were checked.
   std::uint64_t wire_error_offset = 0;
   /// False when the end of the stream was not graded: a wire limit stopped
   /// reading (wire_status), or the caller read only a sample (validate_stream's

@@ -116,7 +116,7 @@ struct check_report {
   /// sse::dialect::default_max_findings_per_rule of one rule, a finding is
   /// counted, not stored, so memory does not grow with the stream.
   std::size_t findings_not_shown = 0;
-  std::size_t decision_not_shown = 0;  ///< Of those, findings of decision-based rules.
+  std::size_t decision_not_shown = 0;   ///< Of those, findings of decision-based rules.
   std::optional<resume_report> resume;  ///< Set when resumption was asked for.
   /// The read stopped where the user asked (--max-events, --max-bytes,
   /// --max-time): what was read is graded, the end of the stream is not.
