@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform parse`: a stream in, one JSON line per dispatched event out.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -85,6 +87,7 @@ int run_parse(const parse_options& opt) {
   sse::chunking::recutter cut = opt.split_seed ? sse::chunking::recutter(sse::chunking::random_cuts(*opt.split_seed))
                                                : sse::chunking::recutter(opt.chunk);
   sse::errc status = sse::errc::ok;
+  int write_failed = 0;  // errno of a failed write to standard output
   const auto feed = [&](std::string_view chunk) {
     status = parser.feed(chunk).status;
     return !sse::is_fatal(status);
@@ -92,10 +95,23 @@ int run_parse(const parse_options& opt) {
   const auto read = read_pieces(opt.path, std::size_t{1} << 16, [&](std::string_view piece) {
     const bool go_on = cut.push(piece, feed);
     // A closed or full standard output ends the parse; main() says why.
-    return std::fflush(stdout) == 0 && go_on;
+    if (std::fflush(stdout) != 0) {
+      write_failed = errno;
+      return false;
+    }
+    return go_on;
   });
   if (!read) {
     std::cerr << "sse-conform parse: " << read.error().to_string() << '\n';
+    return exit_usage;
+  }
+  if (write_failed != 0) {
+    // Said here, with its reason; standard output is then retired so that
+    // main() does not say it a second time without one.
+    std::cerr << "sse-conform: cannot write to standard output: " << std::strerror(write_failed)
+              << "; the output is incomplete\n";
+    std::clearerr(stdout);
+    (void)std::freopen("/dev/null", "w", stdout);
     return exit_usage;
   }
   if (!sse::is_fatal(status)) cut.finish(feed);
