@@ -195,7 +195,7 @@ TEST(yaml_document, an_alias_inside_its_own_anchor_is_refused_as_a_cycle) {
   const auto r = load_document("a: &x [1, *x]\n", "f.yaml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().to_string(),
-            "f.yaml:1:12: the alias *x refers to a node that contains it: a cycle no loader can read");
+            "f.yaml:1:11: the alias *x refers to a node that contains it: a cycle no loader can read");
 }
 
 TEST(yaml_reader, charge_books_against_the_file_budget_before_building) {
