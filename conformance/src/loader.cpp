@@ -203,13 +203,14 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk,
 }
 
 // Appends one chunk to the case's input, refusing an input over 64 MiB.
-bool add_chunk(case_file& ctx, const YAML::Node& node, std::string chunk, test_case& c) {
+bool add_chunk(case_file& ctx, const YAML::Node& node, std::string&& chunk, test_case& c) {
   if (chunk.size() > max_input_bytes - c.input.size()) {
     ctx.r.error(node, "the input is larger than 64 MiB");
     return false;
   }
-  c.input += chunk;
   c.written_chunks.push_back(chunk.size());
+  if (c.input.empty()) c.input = std::move(chunk);  // the first chunk is not copied
+  else c.input += chunk;
   return true;
 }
 
