@@ -121,7 +121,7 @@ TEST_F(bounds, a_case_file_repeat_bomb_is_refused_before_it_is_built) {
   EXPECT_EQ(m.run.status, 2) << m.run.err;
   EXPECT_NE(m.run.err.find("cases/bomb.yaml:7:"), std::string::npos) << m.run.err;  // at the second repeat
   EXPECT_NE(m.run.err.find("the input is larger than 64 MiB"), std::string::npos) << m.run.err;
-  EXPECT_LT(m.peak_kb, 300 * 1024) << mb(m.peak_kb);
+  EXPECT_LT(m.peak_kb, 200 * 1024) << mb(m.peak_kb);
 }
 
 std::string one_byte_events(std::size_t bytes) {
