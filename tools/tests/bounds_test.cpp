@@ -170,14 +170,16 @@ TEST_F(bounds, validate_stops_reading_at_the_limit) {
   EXPECT_LT(m.peak_kb, 64 * 1024) << mb(m.peak_kb);
 }
 
-// Item 4: before, `parse --chunk 1` held 17.5 times its input (151 MB for 8 MiB).
+// Item 4: before, `parse --chunk 1` held 17.5 times its input (46 MB for
+// 2 MiB, 152 MB for 8 MiB). The bound leaves room for the test process's
+// own pages, which a forked child's peak includes until it execs.
 TEST_F(bounds, parse_chunk_1_streams_the_file) {
-  write("a.sse", one_byte_events(std::size_t{2} << 20));
+  write("a.sse", one_byte_events(std::size_t{4} << 20));
   for (const char* chunking : {"--chunk 1", "--split-seed 7", ""}) {
     const auto m = run_measured(quote(tool) + " parse " + chunking + " a.sse");
     EXPECT_EQ(m.run.status, 0) << m.run.err;
-    EXPECT_EQ(m.run.out.size(), std::size_t{233016} * 47) << chunking;  // one line per event
-    EXPECT_LT(m.peak_kb, 24 * 1024) << chunking << ": " << mb(m.peak_kb);
+    EXPECT_EQ(m.run.out.size(), std::size_t{466033} * 47) << chunking;  // one line per event
+    EXPECT_LT(m.peak_kb, 48 * 1024) << chunking << ": " << mb(m.peak_kb);
   }
 }
 
