@@ -135,9 +135,12 @@ bool check_chunk_string(case_file& ctx, const YAML::Node& n, std::string_view wh
 }
 
 // One element of `input`: a double-quoted string, {hex}, {base64} or {repeat, times}.
-bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk) {
+// Each is booked against the file's budget before it is built; a repeat
+// must also fit the `room` left in the case's input.
+bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk, std::size_t room) {
   if (item.IsScalar()) {
     if (!check_chunk_string(ctx, item, "an `input` chunk")) return false;
+    if (!ctx.r.charge(item, item.Scalar().size(), "this `input` chunk")) return false;
     chunk = item.Scalar();
     return true;
   }
@@ -154,6 +157,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk)
   };
   if (only({"hex"})) {
     const auto& v = keys->find("hex")->value;
+    if (v.IsScalar() && !ctx.r.charge(v, v.Scalar().size() / 2, "this `hex` chunk")) return false;
     auto bytes = v.IsScalar() ? parse_hex(v.Scalar()) : std::nullopt;
     if (!bytes) {
       ctx.r.error(v, "`hex` must be pairs of hex digits, optionally separated by spaces (\"EF BB BF\")");
@@ -164,6 +168,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk)
   }
   if (only({"base64"})) {
     const auto& v = keys->find("base64")->value;
+    if (v.IsScalar() && !ctx.r.charge(v, v.Scalar().size() / 4 * 3, "this `base64` chunk")) return false;
     auto bytes = v.IsScalar() ? ssec::base64_decode(v.Scalar()) : std::nullopt;
     if (!bytes) {
       ctx.r.error(v, "`base64` must be standard base64 (RFC 4648, no whitespace)");
@@ -179,11 +184,16 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk)
     if (!check_chunk_string(ctx, text, "`repeat`")) return false;
     const auto times = ctx.r.unsigned_integer(times_entry, "", 1);
     if (!times) return false;
-    const std::string unit = text.Scalar();
+    const std::string& unit = text.Scalar();
     if (unit.empty() || *times > max_input_bytes / unit.size()) {
       ctx.r.error(times_node, "a repeat must give between 1 byte and 64 MiB");
       return false;
     }
+    if (unit.size() * *times > room) {
+      ctx.r.error(times_node, "the input is larger than 64 MiB");
+      return false;
+    }
+    if (!ctx.r.charge(times_node, unit.size() * *times, "this repeat")) return false;
     chunk.clear();
     append_repeated(chunk, unit, *times);
     return true;
@@ -192,10 +202,23 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk)
   return false;
 }
 
+// Appends one chunk to the case's input, refusing an input over 64 MiB.
+bool add_chunk(case_file& ctx, const YAML::Node& node, std::string&& chunk, test_case& c) {
+  if (chunk.size() > max_input_bytes - c.input.size()) {
+    ctx.r.error(node, "the input is larger than 64 MiB");
+    return false;
+  }
+  c.written_chunks.push_back(chunk.size());
+  if (c.input.empty()) c.input = std::move(chunk);  // the first chunk is not copied
+  else c.input += chunk;
+  return true;
+}
+
 bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
   const std::string& key = e.key;
   const YAML::Node& node = e.value;
-  std::vector<std::string> chunks;
+  c.input.clear();
+  c.written_chunks.clear();
   if (key == "input") {
     if (!node.IsSequence() || node.size() == 0) {
       ctx.r.error(
@@ -205,35 +228,26 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
     }
     for (const auto& item : node) {
       std::string chunk;
-      if (!load_input_item(ctx, item, chunk)) return false;
-      chunks.push_back(std::move(chunk));
-    }
-  } else {
-    const bool hex = key == "input_hex";
-    auto items = ctx.r.string_items(e, "", {.single_ok = true, .empty_list_ok = true, .empty_items_ok = true});
-    if (!items) return false;
-    for (const auto& [text, item] : *items) {
-      auto bytes = hex ? parse_hex(text) : ssec::base64_decode(text);
-      if (!bytes) {
-        ctx.r.error(item, hex ? "`input_hex` must be pairs of hex digits, optionally separated by spaces"
-                              : "`input_base64` must be standard base64 (RFC 4648, no whitespace)");
+      if (!load_input_item(ctx, item, chunk, max_input_bytes - c.input.size()) ||
+          !add_chunk(ctx, node, std::move(chunk), c))
         return false;
-      }
-      chunks.push_back(std::move(*bytes));
     }
+    return true;
   }
-  std::size_t total = 0;
-  for (const auto& chunk : chunks) total += chunk.size();
-  if (total > max_input_bytes) {
-    ctx.r.error(node, "the input is larger than 64 MiB");
-    return false;
-  }
-  c.input.clear();
-  c.input.reserve(total);
-  c.written_chunks.clear();
-  for (const auto& chunk : chunks) {
-    c.input += chunk;
-    c.written_chunks.push_back(chunk.size());
+  const bool hex = key == "input_hex";
+  auto items = ctx.r.string_items(e, "", {.single_ok = true, .empty_list_ok = true, .empty_items_ok = true});
+  if (!items) return false;
+  for (const auto& [text, item] : *items) {
+    if (!ctx.r.charge(item, hex ? text.size() / 2 : text.size() / 4 * 3,
+                      hex ? "this `input_hex` item" : "this `input_base64` item"))
+      return false;
+    auto bytes = hex ? parse_hex(text) : ssec::base64_decode(text);
+    if (!bytes) {
+      ctx.r.error(item, hex ? "`input_hex` must be pairs of hex digits, optionally separated by spaces"
+                            : "`input_base64` must be standard base64 (RFC 4648, no whitespace)");
+      return false;
+    }
+    if (!add_chunk(ctx, node, std::move(*bytes), c)) return false;
   }
   return true;
 }
@@ -264,7 +278,9 @@ bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
     ctx.r.error(n, "`events` must be a literal block (|), not a folded one (>): folding joins log lines");
     return false;
   }
-  auto parsed = parse_log(n.Scalar());
+  // The log's values count against the file's budget too (`"x"*N` repeats).
+  auto parsed = parse_log(n.Scalar(), ctx.r.remaining());
+  if (parsed && !ctx.r.charge(n, parsed->bytes, "`events`")) return false;
   if (!parsed) {
     const ssec::error& bad = parsed.error();  // 1-based line and column in the log text
     const std::size_t line = log_file_line(ctx, n, bad.line - 1);

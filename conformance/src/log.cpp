@@ -15,6 +15,10 @@ namespace {
 // must not exhaust memory.
 constexpr std::uint64_t max_value_bytes = std::uint64_t{256} << 20;
 
+std::string mib(std::uint64_t bytes) {
+  return bytes % (std::uint64_t{1} << 20) == 0 ? std::to_string(bytes >> 20) + " MiB" : counted(bytes, "byte");
+}
+
 template <class Code>
 std::optional<Code> code_from_name(std::string_view name) {
   for (unsigned v = 0; v < 256; ++v) {
@@ -29,7 +33,10 @@ std::optional<Code> code_from_name(std::string_view name) {
 
 class line_reader {
  public:
-  explicit line_reader(std::string_view line) : line_(line) {}
+  /// `built` counts the bytes of every value read, across the lines of a
+  /// log; no value is built that would take it over `max_built`.
+  line_reader(std::string_view line, std::uint64_t& built, std::uint64_t max_built)
+      : line_(line), built_(&built), max_built_(max_built) {}
 
   std::size_t column() const { return pos_; }
   bool at_end() const { return pos_ >= line_.size(); }
@@ -104,6 +111,12 @@ class line_reader {
       if (!piece.empty() && times > (max_value_bytes - out.size()) / piece.size()) {
         return fail("value longer than 256 MiB");
       }
+      // Checked before building: a log of many long repeats is refused as a whole.
+      const std::uint64_t more = piece.size() * (times > 0 ? times - 1 : 0);
+      if (more > max_built_ - std::min(max_built_, *built_ + piece.size())) {
+        return fail("the log's values would build more than " + mib(max_built_) + " (repeats multiplied)");
+      }
+      *built_ += piece.size() + more;
       append_repeated(out, piece, times);
       const std::size_t save = pos_;
       skip_spaces();
@@ -177,6 +190,8 @@ class line_reader {
   }
 
   std::string_view line_;
+  std::uint64_t* built_;
+  std::uint64_t max_built_;
   std::size_t pos_ = 0;
   std::string error_;
   std::size_t error_column_ = 0;
@@ -287,7 +302,7 @@ std::string explain(const log_line& want, const log_line& got) {
 
 }  // namespace
 
-ssec::result<parsed_log> parse_log(std::string_view text) {
+ssec::result<parsed_log> parse_log(std::string_view text, std::uint64_t max_bytes) {
   parsed_log out;
   std::size_t line_no = 0;
   std::optional<std::size_t> error_line;
@@ -301,7 +316,7 @@ ssec::result<parsed_log> parse_log(std::string_view text) {
     std::size_t first = 0;
     while (first < line.size() && line[first] == ' ') ++first;
     if (first == line.size() || line[first] == '#') continue;
-    line_reader in(line.substr(first));
+    line_reader in(line.substr(first), out.bytes, max_bytes);
     auto parsed = parse_line(in);
     // Positions in the error are 1-based, as every ssec::error's.
     const auto fail = [&](std::size_t column, std::string message) {

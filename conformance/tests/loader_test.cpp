@@ -207,6 +207,27 @@ TEST(loader, rejects_chunks_with_invisible_or_folded_text) {
   expect_one_error(load(replace(valid, "\"data: a\\r\"", "\"data:\n    a\"")), 7, "one line");
 }
 
+// Issue 16, item 2: a file's inputs are booked against its budget (128 MiB)
+// before they are built: the third 48 MiB repeat is refused at its count,
+// the first two having taken 96 MiB; before, every repeat was built (sixty
+// of them took 3.8 GB from a 2.3 KB file).
+TEST(loader, a_file_builds_at_most_its_budget_refused_at_the_repeat_that_crosses_it) {
+  std::string text;
+  const char* ids[] = {"K7P2", "K7P3", "K7P4"};
+  for (const char* id : ids) {
+    text += replace(replace(valid, "K7P2", id), "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]",
+                    "input: [{repeat: \"a\", times: 50331648}]");
+  }
+  const auto r = load(text);
+  ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
+  EXPECT_EQ(r.errors[0].file, "cases/t.yaml");
+  EXPECT_EQ(r.errors[0].line, 25u);  // the third case's input line
+  EXPECT_NE(r.errors[0].message.find("this repeat would build 48 MiB, more than the "), std::string::npos)
+      << r.error_text();
+  EXPECT_NE(r.errors[0].message.find(" left of this file's budget of 128 MiB"), std::string::npos) << r.error_text();
+  EXPECT_EQ(r.value.size(), 2u);
+}
+
 TEST(loader, rejects_bad_hex_base64_and_repeat) {
   const std::string input = "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]";
   expect_one_error(load(replace(valid, input, "input: [{hex: \"E F\"}]")), 7, "pairs of hex digits");

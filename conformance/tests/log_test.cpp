@@ -62,6 +62,21 @@ TEST(log, reads_escapes_and_repeats) {
   EXPECT_EQ(std::get<conf::log_comment>(log[1]).text, "abababc");
 }
 
+// Issue 16, item 2: many repeats in one log are bounded as a whole, before
+// each is built, so a case file of sixty `"x"*200000000` lines is refused
+// without allocating them.
+TEST(log, the_values_of_a_whole_log_are_bounded_before_they_are_built) {
+  const std::string line = "comment \"ab\"*300\n";
+  const auto three = conf::parse_log(line + line + line, 1800);
+  ASSERT_TRUE(three.ok()) << three.error().to_string();
+  EXPECT_EQ(three->bytes, 1800u);
+  const auto four = conf::parse_log(line + line + line + line, 1800);
+  ASSERT_FALSE(four.ok());
+  EXPECT_EQ(four.error().line, 4u);
+  EXPECT_NE(four.error().message.find("the log's values would build more than 1800 bytes"), std::string::npos)
+      << four.error().message;
+}
+
 TEST(log, rejects_what_is_not_in_the_grammar) {
   EXPECT_NE(parse_bad("evnt type=\"a\"").message.find("unknown line"), std::string::npos);
   EXPECT_NE(parse_bad("event data=\"a\" type=\"b\" last_id=\"\"").message.find("`type=`"), std::string::npos);

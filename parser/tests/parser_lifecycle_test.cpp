@@ -322,4 +322,36 @@ TEST(Linearity, FourMebibyteLineFedOneByteAtATimeCompletes) {
   EXPECT_EQ(got.events[0].data.find_first_not_of('x'), std::string::npos);
 }
 
+// Issue 16, item 4: `parse --chunk N` and `--split-seed S` cut a file as it
+// is read; the chunks must be those of the whole-stream cutters, whatever
+// the size of the pieces the file arrives in.
+TEST(chunking, recutter_gives_the_chunks_of_the_whole_stream_from_pieces_of_any_size) {
+  std::string stream;
+  for (int i = 0; i < 3000; ++i) stream += "data: " + std::to_string(i * 7919) + "\r\n\n";
+  const auto cut = [&](sse::chunking::recutter r, std::size_t piece) {
+    std::vector<std::string> out;
+    const auto emit = [&](std::string_view c) {
+      out.emplace_back(c);
+      return true;
+    };
+    for (std::size_t at = 0; at < stream.size(); at += piece) r.push(std::string_view(stream).substr(at, piece), emit);
+    r.finish(emit);
+    return out;
+  };
+  const auto strings = [](const std::vector<std::string_view>& v) {
+    return std::vector<std::string>(v.begin(), v.end());
+  };
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, std::size_t{65536}}) {
+    for (const std::size_t size : {std::size_t{1}, std::size_t{3}, std::size_t{5000}}) {
+      EXPECT_EQ(cut(sse::chunking::recutter(size), piece), strings(sse::chunking::fixed(stream, size)))
+          << "size " << size << ", pieces of " << piece;
+    }
+    for (const std::uint64_t seed : {1u, 2u, 99u}) {
+      EXPECT_EQ(cut(sse::chunking::recutter(sse::chunking::random_cuts(seed)), piece),
+                strings(sse::chunking::random(stream, seed)))
+          << "seed " << seed << ", pieces of " << piece;
+    }
+  }
+}
+
 }  // namespace

@@ -25,4 +25,21 @@ result<std::string> read_all(const std::string& path) {
   return out;
 }
 
+result<void> read_pieces(const std::string& path, std::size_t piece_size,
+                         const std::function<bool(std::string_view)>& on_piece) {
+  const bool from_stdin = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(from_stdin ? stdin : std::fopen(path.c_str(), "rb"),
+                                                       from_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
+  const std::string name = from_stdin ? std::string("<stdin>") : path;
+  if (!file) return error{std::strerror(errno), name};
+  std::string buf(piece_size == 0 ? 1 : piece_size, '\0');
+  for (;;) {
+    const std::size_t n = std::fread(buf.data(), 1, buf.size(), file.get());
+    if (n > 0 && !on_piece(std::string_view(buf.data(), n))) return {};
+    if (n < buf.size()) break;
+  }
+  if (std::ferror(file.get())) return error{std::string("read error: ") + std::strerror(errno), name};
+  return {};
+}
+
 }  // namespace ssec

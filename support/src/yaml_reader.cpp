@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <sstream>
+#include <unordered_map>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
@@ -14,44 +15,122 @@ namespace ssec::yaml {
 
 namespace {
 
-// Counts documents from parser events; the nodes themselves are not built.
-class document_counter final : public YAML::EventHandler {
+std::size_t one_based(int zero_based) { return zero_based < 0 ? 0 : static_cast<std::size_t>(zero_based) + 1; }
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
+// Reads a text's parser events (no node is built): counts its documents and
+// measures, for the first, what its aliases repeat. Each anchored node's size
+// (its scalars' bytes plus node_cost per node, aliases inside it expanded) is
+// known when the node ends; an alias adds its anchor's size. It stops, by
+// throwing `refused`, at the alias that takes the total over the limit or
+// that names a node still open (a cycle), and at the second document.
+class document_scan final : public YAML::EventHandler {
  public:
+  struct refused {};
+
+  explicit document_scan(document_limits limits) : limits_(limits) {}
+
   std::size_t documents = 0;
-  YAML::Mark last_start;
+  YAML::Mark second_start;
+  std::optional<ssec::error> problem;  // file left empty: load_document fills it in
+  std::uint64_t expansion = 0;
+
   void OnDocumentStart(const YAML::Mark& mark) override {
-    ++documents;
-    last_start = mark;
+    if (++documents == 2) second_start = mark;
+    sizes_.clear();
+    names_.clear();
+    open_.clear();
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnAnchor(const YAML::Mark&, const std::string& name) override { pending_name_ = name; }
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor, limits_.node_cost); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(anchor, saturating_add(limits_.node_cost, value.size()));
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto size = sizes_.find(anchor);
+    const auto name = names_.find(anchor);
+    const std::string alias = name == names_.end() ? std::string("an alias") : "the alias *" + name->second;
+    if (size == sizes_.end()) {
+      refuse(mark, alias + " refers to a node that contains it: a cycle no loader can read");
+    }
+    expansion = saturating_add(expansion, size->second);
+    if (expansion > limits_.max_alias_expansion) {
+      refuse(mark, alias + " takes what the document's aliases repeat over " + size_text(limits_.max_alias_expansion) +
+                       " (" + std::to_string(limits_.node_cost) +
+                       " bytes a node plus the scalars' bytes): refused before building it (an alias bomb?)");
+    }
+    add(size->second);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct collection {
+    YAML::anchor_t anchor;
+    std::uint64_t size;
+  };
+
+  [[noreturn]] void refuse(const YAML::Mark& at, std::string message) {
+    problem = ssec::error{std::move(message), {}, one_based(at.line), one_based(at.column)};
+    throw refused{};
+  }
+  void name(YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor && !pending_name_.empty()) names_[anchor] = std::move(pending_name_);
+    pending_name_.clear();
+  }
+  void add(std::uint64_t size) {
+    if (!open_.empty()) open_.back().size = saturating_add(open_.back().size, size);
+  }
+  void leaf(YAML::anchor_t anchor, std::uint64_t size) {
+    name(anchor);
+    if (anchor != YAML::NullAnchor) sizes_[anchor] = size;
+    add(size);
+  }
+  void open(YAML::anchor_t anchor) {
+    name(anchor);
+    open_.push_back(collection{anchor, limits_.node_cost});
+  }
+  void close() {
+    if (open_.empty()) return;
+    const collection done = open_.back();
+    open_.pop_back();
+    if (done.anchor != YAML::NullAnchor) sizes_[done.anchor] = done.size;
+    add(done.size);
+  }
+  document_limits limits_;
+  std::unordered_map<YAML::anchor_t, std::uint64_t> sizes_;  // anchors whose node has ended
+  std::unordered_map<YAML::anchor_t, std::string> names_;
+  std::vector<collection> open_;
+  std::string pending_name_;
 };
 
-// Where a second document starts, if one does. Reads parser events only and
-// stops at the second document, because yaml-cpp 0.7's LoadAll can loop
-// forever, allocating, on malformed input (jbeder/yaml-cpp#1319): at most two
-// rounds, and that bound is what keeps it from looping.
-std::optional<YAML::Mark> second_document(const std::string& text) {
+// Scans `text` (see document_scan). Reads at most two documents, because
+// yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed input
+// (jbeder/yaml-cpp#1319): that bound is what keeps it from looping. A syntax
+// error ends the scan quietly: YAML::Load reports it.
+document_scan scan(const std::string& text, document_limits limits) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  document_counter counter;
+  document_scan counter(limits);
   try {
     while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
     }
+  } catch (const document_scan::refused&) {
   } catch (const YAML::Exception&) {
-    return std::nullopt;  // YAML::Load has reported the first document's errors
   }
-  if (counter.documents < 2) return std::nullopt;
-  return counter.last_start;
+  return counter;
 }
-
-std::size_t one_based(int zero_based) { return zero_based < 0 ? 0 : static_cast<std::size_t>(zero_based) + 1; }
 
 // A plain (unquoted) scalar: how numbers and booleans must be written.
 bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
@@ -86,16 +165,30 @@ std::optional<Int> parse_integer(const YAML::Node& n, Int min, Int max) {
 
 }  // namespace
 
-result<YAML::Node> load_document(const std::string& text, const std::string& file) {
+std::string size_text(std::uint64_t bytes) {
+  constexpr std::uint64_t kib = 1024;
+  if (bytes >= kib * kib && bytes % (kib * kib) == 0) return std::to_string(bytes / (kib * kib)) + " MiB";
+  if (bytes >= kib && bytes % kib == 0) return std::to_string(bytes / kib) + " KiB";
+  return counted(bytes, "byte");
+}
+
+result<YAML::Node> load_document(const std::string& text, const std::string& file, document_limits limits) {
+  // The parser events first: a document refused here is never built.
+  const document_scan seen = scan(text, limits);
+  if (seen.problem) {
+    error refused = *seen.problem;
+    refused.file = file;
+    return refused;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     return error{"malformed YAML: " + e.msg, file, one_based(e.mark.line), one_based(e.mark.column)};
   }
-  if (const auto second = second_document(text)) {
-    return error{"a second YAML document starts here; a file holds one", file, one_based(second->line),
-                 one_based(second->column)};
+  if (seen.documents >= 2) {
+    return error{"a second YAML document starts here; a file holds one", file, one_based(seen.second_start.line),
+                 one_based(seen.second_start.column)};
   }
   return root;
 }
@@ -110,6 +203,16 @@ const entry* mapping::find(std::string_view key) const {
 }
 
 std::size_t reader::line(const YAML::Node& n) { return n ? one_based(n.Mark().line) : 0; }
+
+bool reader::charge(const YAML::Node& at, std::uint64_t bytes, std::string_view what) {
+  if (bytes <= remaining()) {
+    built_ += bytes;
+    return true;
+  }
+  error(at, std::string(what) + " would build " + size_text(bytes) + ", more than the " + size_text(remaining()) +
+                " left of this file's budget of " + size_text(budget_) + " (repeats multiplied, aliases expanded)");
+  return false;
+}
 
 void reader::error(std::size_t line, std::size_t column, std::string message) {
   errors_->push_back(ssec::error{std::move(message), file_, line, line == 0 ? 0 : column});

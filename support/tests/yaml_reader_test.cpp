@@ -151,3 +151,63 @@ TEST(yaml_errors, an_empty_value_is_reported_at_its_key) {
 }
 
 }  // namespace
+
+// --- Bounds (issue 16, item 2) ----------------------------------------------
+
+// `levels` levels of anchors, each a list of ten aliases to the one below:
+// 10^levels copies of "lol" from a few hundred bytes (billion laughs).
+std::string alias_bomb(int levels) {
+  std::string text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i <= levels; ++i) {
+    const std::string below = "*a" + std::to_string(i - 1);
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) text += (k > 0 ? ", " : "") + below;
+    text += "]\n";
+  }
+  return text;
+}
+
+TEST(yaml_document, an_alias_bomb_is_refused_at_the_alias_that_crosses_the_limit) {
+  const auto r = load_document(alias_bomb(7), "bomb.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().file, "bomb.yaml");
+  EXPECT_GE(r.error().line, 2u);  // an alias line, not the first (which has none)
+  EXPECT_GT(r.error().column, 0u);
+  EXPECT_NE(r.error().message.find("the alias *a"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("over 4 MiB"), std::string::npos) << r.error().message;
+}
+
+TEST(yaml_document, aliases_within_the_limit_load_and_the_limit_is_a_parameter) {
+  // Three levels: 1000 copies, 1000 * (16 + 3) bytes and the lists: far below 4 MiB.
+  const auto small = load_document(alias_bomb(3), "f.yaml");
+  ASSERT_TRUE(small.ok()) << small.error().to_string();
+  EXPECT_EQ((*small)["a3"].size(), 10u);
+  // Two aliases of a 10-scalar list: 2 * (16 + 10 * (16 + 3)) = 412 bytes repeated.
+  const std::string two = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\nb: [*a, *a]\n";
+  EXPECT_TRUE(load_document(two, "f.yaml", {.max_alias_expansion = 412}).ok());
+  const auto over = load_document(two, "f.yaml", {.max_alias_expansion = 411});
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().line, 2u);
+  EXPECT_EQ(over.error().column, 9u);  // the second *a
+}
+
+TEST(yaml_document, an_alias_inside_its_own_anchor_is_refused_as_a_cycle) {
+  const auto r = load_document("a: &x [1, *x]\n", "f.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().to_string(),
+            "f.yaml:1:11: the alias *x refers to a node that contains it: a cycle no loader can read");
+}
+
+TEST(yaml_reader, charge_books_against_the_file_budget_before_building) {
+  std::vector<ssec::error> errors;
+  reader r("f.yaml", errors, 100);
+  const auto root = load_document("a: 1\nb: 2\n", "f.yaml");
+  EXPECT_TRUE(r.charge((*root)["a"], 60, "this repeat"));
+  EXPECT_EQ(r.remaining(), 40u);
+  EXPECT_FALSE(r.charge((*root)["b"], 41, "this repeat"));
+  EXPECT_EQ(r.built(), 60u);  // nothing booked for the refused one
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].to_string(),
+            "f.yaml:2:4: this repeat would build 41 bytes, more than the 40 bytes left of this file's budget of 100 "
+            "bytes (repeats multiplied, aliases expanded)");
+}

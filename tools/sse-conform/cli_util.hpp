@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,16 +29,34 @@ namespace ssec::cli {
 inline bool write_output(std::string_view command, const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text << std::flush;
-    return true;
+    return true;  // a failed write to standard output is reported at exit (flush_standard_output)
   }
+  errno = 0;
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
   if (!out) {
-    std::cerr << "sse-conform " << command << ": " << path << ": cannot write\n";
+    std::cerr << "sse-conform " << command << ": " << path << ": cannot write"
+              << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
     return false;
   }
   return true;
+}
+
+/// Flushes standard output (both std::cout and stdio's stdout). False, after
+/// saying so on stderr with the system's reason, when anything written to it
+/// was lost: a full disk, a closed pipe (EPIPE; SIGPIPE is ignored so that
+/// the write fails rather than killing the process silently).
+inline bool flush_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  const bool stream_ok = static_cast<bool>(std::cout);
+  const bool stdio_ok = std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
+  if (stream_ok && stdio_ok) return true;
+  std::cerr << "sse-conform: cannot write to standard output"
+            << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string())
+            << "; the output is incomplete\n";
+  return false;
 }
 
 /// `outputs` pairs an option name with the path it was given (empty: not

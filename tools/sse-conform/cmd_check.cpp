@@ -292,7 +292,7 @@ int run_check(check_cli o) {
     cap = live::fetch_sampled(req, o.max_events, o.max_time_s, o.limits, &progress);
     cap.source = shown_url;
   } else if (!o.file.empty()) {
-    auto loaded = live::load_capture_or_stream(o.file);
+    auto loaded = live::load_capture_or_stream(o.file, o.max_bytes);
     if (!loaded) {
       std::cerr << (loaded.error().line == 0 ? "sse-conform check: " : "") << loaded.error().to_string() << '\n';
       return exit_usage;

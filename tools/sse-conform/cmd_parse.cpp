@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform parse`: a stream in, one JSON line per dispatched event out.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -44,9 +46,7 @@ class printing_visitor {
   }
   void on_diagnostic(const sse::diagnostic& d) {
     if (!diagnostics_) return;
-    std::cerr << source_ << ": byte " << d.offset << ": " << sse::to_string(d.code);
-    if (!d.detail.empty()) std::cerr << ' ' << dump_line(nlohmann::json(std::string(d.detail)));
-    std::cerr << '\n';
+    std::cerr << source_ << ": " << describe_diagnostic(d) << '\n';
   }
 
  private:
@@ -80,34 +80,42 @@ int run_parse(const parse_options& opt) {
   printing_visitor out(source, opt.diagnostics, dialect ? &*dialect : nullptr);
   sse::parser<printing_visitor> parser(out, opt.limits);
 
-  // Standard input without a chunking option is parsed as it arrives, so
-  // `curl -N ... | sse-conform parse` prints each event when it is sent.
-  if (opt.path == "-" && opt.chunk == 0 && !opt.split_seed) {
-    char buf[1 << 16];
-    for (;;) {
-      const std::size_t n = std::fread(buf, 1, sizeof buf, stdin);
-      if (n > 0) {
-        const auto r = parser.feed(std::string_view(buf, n));
-        if (sse::is_fatal(r.status)) return report_status(source, r.status, parser.error_offset());
-        std::fflush(stdout);
-      }
-      if (n < sizeof buf && (std::feof(stdin) || std::ferror(stdin))) break;
+  // The input is read as a stream, piece by piece, and cut into the chunks
+  // asked for as it comes: memory holds one piece and one chunk, whatever
+  // the size of the file. Without a chunking option each piece is fed as
+  // read, so `curl -N ... | sse-conform parse` prints each event soon.
+  sse::chunking::recutter cut = opt.split_seed ? sse::chunking::recutter(sse::chunking::random_cuts(*opt.split_seed))
+                                               : sse::chunking::recutter(opt.chunk);
+  sse::errc status = sse::errc::ok;
+  int write_failed = 0;  // errno of a failed write to standard output
+  const auto feed = [&](std::string_view chunk) {
+    status = parser.feed(chunk).status;
+    return !sse::is_fatal(status);
+  };
+  const auto read = read_pieces(opt.path, std::size_t{1} << 16, [&](std::string_view piece) {
+    const bool go_on = cut.push(piece, feed);
+    // A closed or full standard output ends the parse; main() says why.
+    if (std::fflush(stdout) != 0) {
+      write_failed = errno;
+      return false;
     }
-    return report_status(source, parser.finish(), parser.error_offset());
-  }
-
-  auto input = read_all(opt.path);
-  if (!input) {
-    std::cerr << "sse-conform parse: " << input.error().to_string() << '\n';
+    return go_on;
+  });
+  if (!read) {
+    std::cerr << "sse-conform parse: " << read.error().to_string() << '\n';
     return exit_usage;
   }
-  const std::string& stream = input.value();
-  const auto chunks =
-      opt.split_seed ? sse::chunking::random(stream, *opt.split_seed) : sse::chunking::fixed(stream, opt.chunk);
-  for (const std::string_view chunk : chunks) {
-    const auto r = parser.feed(chunk);
-    if (sse::is_fatal(r.status)) return report_status(source, r.status, parser.error_offset());
+  if (write_failed != 0) {
+    // Said here, with its reason; standard output is then retired so that
+    // main() does not say it a second time without one.
+    std::cerr << "sse-conform: cannot write to standard output: " << std::strerror(write_failed)
+              << "; the output is incomplete\n";
+    std::clearerr(stdout);
+    (void)std::freopen("/dev/null", "w", stdout);
+    return exit_usage;
   }
+  if (!sse::is_fatal(status)) cut.finish(feed);
+  if (sse::is_fatal(status)) return report_status(source, status, parser.error_offset());
   return report_status(source, parser.finish(), parser.error_offset());
 }
 
@@ -118,7 +126,7 @@ void add_parse_command(CLI::App& app, int& code) {
   CLI::App* cmd =
       app.add_subcommand("parse", "Parse a stream and print one JSON object per dispatched event (JSON Lines)");
   cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
-  auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
+  auto* chunk = cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: as read, 64 KiB pieces)")
                     ->check(at_least<std::size_t>(0));
   cmd->add_option("--split-seed", opt->split_seed, "Feed seeded random chunks (the suite's random chunking)")
       ->check(at_least<std::uint64_t>(0))

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform validate`: a recorded stream against a dialect's producer rules
 // (spec/*.yaml). Findings and a summary; exit 1 on any MUST violation.
+#include <algorithm>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <variant>
 
@@ -24,14 +26,16 @@ struct validate_options {
   conformance::contract_source contract;
   std::optional<std::string> content_type;
   sse::limits limits;
+  std::uint64_t max_bytes = std::uint64_t{64} << 20;  // as check's: a sample, not a failure
   std::string path = "-";
 };
 
 // Findings of rules whose severity rests on a decision: --strict promotes them.
-std::size_t decision_findings(const sse::dialect::validation_report& r) {
-  std::size_t n = 0;
-  for (const auto& f : r.findings) n += f.rule->basis == sse::dialect::basis::decision;
-  return n;
+std::size_t decision_findings(const sse::dialect::validation_report& r) { return r.decision; }
+
+// --max-bytes cut the stream: what was read is graded, its end is not.
+bool sampled(const sse::dialect::validation_report& r, std::uint64_t max_bytes) {
+  return max_bytes > 0 && r.bytes >= max_bytes && r.wire_status == sse::errc::ok;
 }
 
 bool conforming(const sse::dialect::validation_report& r, bool strict) {
@@ -42,7 +46,8 @@ bool conforming(const sse::dialect::validation_report& r, bool strict) {
 // the end: what was read is graded, the rest is not the producer's fault.
 bool stopped_by_limit(const sse::dialect::validation_report& r) { return r.wire_status != sse::errc::ok; }
 
-void print_text(const std::string& source, const sse::dialect::validation_report& r, bool colour, bool strict) {
+void print_text(const std::string& source, const sse::dialect::validation_report& r, bool colour, bool strict,
+                std::uint64_t max_bytes) {
   for (const auto& f : r.findings) {
     const bool must = f.rule->level == sse::dialect::severity::must;
     std::cout << source << ": frame " << f.frame + 1 << ", byte " << f.offset << ": "
@@ -50,6 +55,15 @@ void print_text(const std::string& source, const sse::dialect::validation_report
                        f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
               << " " << f.rule->text << "\n    expected: " << f.expected << "\n    seen:     " << f.seen
               << "\n    basis:    " << sse::dialect::basis_text(*f.rule) << '\n';
+  }
+  if (r.not_shown > 0) {
+    std::cout << source << ": " << counted(r.not_shown, "more finding") << " not shown (at most "
+              << sse::dialect::default_max_findings_per_rule
+              << " of each rule are kept; the counts below include them)\n";
+  }
+  if (sampled(r, max_bytes)) {
+    std::cout << source << ": sampled: reading stopped at --max-bytes " << max_bytes
+              << "; the frames before it were checked, the end of the stream was not\n";
   }
   if (stopped_by_limit(r)) {
     std::cout << source << ": reading stopped: " << describe_error(r.wire_status, r.wire_error_offset)
@@ -59,21 +73,24 @@ void print_text(const std::string& source, const sse::dialect::validation_report
   std::string verdict;
   if (r.must > 0 || (strict && decision_findings(r) > 0)) verdict = paint(colour, "31", "NOT conforming");
   else if (stopped_by_limit(r)) verdict = paint(colour, "33", "not graded to the end (a limit stopped reading)");
+  else if (sampled(r, max_bytes)) verdict = paint(colour, "32", "conforming (sampled: the end was not read)");
   else verdict = paint(colour, "32", "conforming");
   std::cout << source << ": " << r.dialect << ": " << counted(r.frames, "frame") << ", "
-            << counted(r.findings.size(), "finding") << " (" << r.must << " must, " << r.should << " should"
+            << counted(r.must + r.should, "finding") << " (" << r.must << " must, " << r.should << " should"
             << (strict && decision_findings(r) > 0
                     ? ", " + std::to_string(decision_findings(r)) + " decision-based promoted by --strict"
                     : std::string())
             << "): " << verdict << '\n';
 }
 
-void print_json(const sse::dialect::validation_report& r, bool strict) {
+void print_json(const sse::dialect::validation_report& r, bool strict, std::uint64_t max_bytes) {
   nlohmann::ordered_json findings = nlohmann::ordered_json::array();
   for (const auto& f : r.findings) findings.push_back(to_json(f));
   nlohmann::ordered_json out{{"dialect", r.dialect}, {"frames", r.frames}, {"findings", std::move(findings)}};
   out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", conforming(r, strict)}};
   out["summary"]["end_graded"] = r.end_graded;
+  out["summary"]["sampled"] = sampled(r, max_bytes);
+  out["summary"]["findings_not_shown"] = r.not_shown;
   if (strict) out["summary"]["strict_promoted"] = decision_findings(r);
   if (r.wire_status != sse::errc::ok) out["wire_error"] = describe_error(r.wire_status, r.wire_error_offset);
   std::cout << dump_line(out) << '\n';
@@ -88,18 +105,37 @@ int run_validate(const validate_options& opt) {
               << ")\n";
     return exit_usage;
   }
-  auto input = read_all(opt.path);
-  if (!input) {
-    std::cerr << "sse-conform validate: " << input.error().to_string() << '\n';
+  std::string source = opt.path == "-" ? "<stdin>" : opt.path;
+  std::optional<std::string> content_type = opt.content_type;
+  // A raw stream is validated as it is read, piece by piece, up to
+  // --max-bytes: memory holds the frame in progress, not the file. A
+  // `check --record` capture is read whole, as `check --file` reads it: its
+  // body bytes, and the Content-Type it was served with.
+  std::optional<sse::dialect::stream_validator> streaming;
+  std::string capture_text;
+  bool is_capture = false;
+  std::uint64_t left = opt.max_bytes == 0 ? std::numeric_limits<std::uint64_t>::max() : opt.max_bytes;
+  const auto read = read_pieces(opt.path, std::size_t{1} << 16, [&](std::string_view piece) {
+    if (!streaming && !is_capture) {
+      is_capture = live::looks_like_capture(piece);
+      if (!is_capture) streaming.emplace(*d, opt.limits, content_type);
+    }
+    if (is_capture) {
+      capture_text.append(piece);
+      return true;
+    }
+    const std::string_view part =
+        piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(left, piece.size())));
+    left -= part.size();
+    return streaming->feed(part) && left > 0;
+  });
+  if (!read) {
+    std::cerr << "sse-conform validate: " << read.error().to_string() << '\n';
     return exit_usage;
   }
-  std::string source = opt.path == "-" ? "<stdin>" : opt.path;
-  std::string bytes = std::move(input).value();
-  std::optional<std::string> content_type = opt.content_type;
-  // A `check --record` capture is read as `check --file` reads it: its body
-  // bytes, and the Content-Type it was served with.
-  if (live::looks_like_capture(bytes)) {
-    auto cap = live::read_capture(bytes, source);
+  std::optional<sse::dialect::validation_report> result;
+  if (is_capture) {
+    auto cap = live::read_capture(capture_text, source);
     if (!cap) {
       std::cerr << cap.error().to_string() << '\n';
       return exit_usage;
@@ -107,11 +143,18 @@ int run_validate(const validate_options& opt) {
     source += " (capture of " + cap.value().source + ")";
     const auto type = cap.value().headers.find("content-type");
     if (!content_type && type != cap.value().headers.end()) content_type = type->second;
-    bytes = cap.value().bytes();
+    std::string bytes = cap.value().bytes();
+    capture_text.clear();
+    const bool whole = opt.max_bytes == 0 || bytes.size() <= opt.max_bytes;
+    if (!whole) bytes.resize(static_cast<std::size_t>(opt.max_bytes));
+    result = sse::dialect::validate_stream(*d, bytes, opt.limits, content_type, whole);
+  } else {
+    if (!streaming) streaming.emplace(*d, opt.limits, content_type);  // an empty input
+    result = streaming->finish(left > 0);
   }
-  const auto report = sse::dialect::validate_stream(*d, bytes, opt.limits, content_type);
-  if (opt.json) print_json(report, opt.strict);
-  else print_text(source, report, colour_for(STDOUT_FILENO), opt.strict);
+  const auto& report = *result;
+  if (opt.json) print_json(report, opt.strict, opt.max_bytes);
+  else print_text(source, report, colour_for(STDOUT_FILENO), opt.strict, opt.max_bytes);
   // A MUST broken in what was read fails; a limit that stopped reading
   // before the end leaves the stream ungraded, which is no pass (exit 2).
   if (report.must > 0 || (opt.strict && decision_findings(report) > 0)) return exit_failure;
@@ -136,6 +179,9 @@ void add_validate_command(CLI::App& app, int& code) {
   cmd->add_option("--max-event-data", opt->limits.max_event_data, "Largest event data in bytes")
       ->capture_default_str()
       ->check(at_least<std::size_t>(1));
+  cmd->add_option("--max-bytes", opt->max_bytes,
+                  "Stop after this many bytes: a sample, its end not graded (not a failure; 0 = none)")
+      ->capture_default_str();
   cmd->add_option("input", opt->path, "Stream file, or - for standard input")->capture_default_str();
   cmd->callback([opt, &code] { code = run_validate(*opt); });
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // sse-conform: one command line for the conformance suite (docs/cli.md).
 #include <algorithm>
+#include <csignal>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,8 @@ int main(int argc, char** argv) {
       return ssec::cli::exit_usage;
     }
   }
+  // A closed standard output is reported below (EPIPE), not a silent death.
+  ::signal(SIGPIPE, SIG_IGN);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -74,6 +78,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return ssec::cli::exit_usage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "sse-conform: out of memory; the output is incomplete\n";
+    return ssec::cli::exit_usage;
   }
+  // A report that could not be written (a full disk, a closed pipe) is lost:
+  // say so and fail, whatever the verdict was.
+  if (!ssec::cli::flush_standard_output()) return ssec::cli::exit_usage;
   return code;
 }

@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sse/dialect/validator.hpp"
@@ -147,7 +148,7 @@ nlohmann::ordered_json to_json(const finding& f) {
 }
 
 struct validator::impl {
-  explicit impl(const dialect_spec& d) : dialect(&d) {
+  impl(const dialect_spec& d, std::size_t cap) : dialect(&d), max_per_rule(cap) {
     for (const rule_spec* r : d.rules) {
       states.emplace_back();
       states.back().rule = r;
@@ -157,6 +158,12 @@ struct validator::impl {
   const dialect_spec* dialect;
   std::vector<rule_state> states;
   std::vector<finding> found;
+  std::size_t max_per_rule;
+  std::unordered_map<const rule_spec*, std::size_t> per_rule;  // findings of each rule, stored or not
+  std::size_t not_stored = 0;
+  std::size_t must = 0;
+  std::size_t should = 0;
+  std::size_t decision = 0;
   std::size_t frames = 0;
   // The latest frame, for end-of-stream findings (described only if needed).
   event_kind last_kind = event_kind::plain_text;
@@ -168,7 +175,14 @@ struct validator::impl {
   std::vector<std::pair<std::string_view, value_view>> members;
   std::vector<std::string> path;
 
+  // Every finding is counted; the first max_per_rule of each rule are stored.
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
+    (rule->level == severity::must ? must : should) += 1;
+    decision += rule->basis == basis::decision;
+    if (++per_rule[rule] > max_per_rule) {
+      ++not_stored;
+      return;
+    }
     found.push_back(finding{rule, frame, offset, std::move(expected), std::move(seen)});
   }
 
@@ -568,7 +582,8 @@ struct validator::impl {
   }
 };
 
-validator::validator(const dialect_spec& d) : impl_(std::make_unique<impl>(d)) {}
+validator::validator(const dialect_spec& d, std::size_t max_findings_per_rule)
+    : impl_(std::make_unique<impl>(d, max_findings_per_rule)) {}
 validator::~validator() = default;
 validator::validator(validator&&) noexcept = default;
 validator& validator::operator=(validator&&) noexcept = default;
@@ -580,6 +595,10 @@ void validator::finish(std::uint64_t stream_size, std::uint64_t tail_offset, std
   impl_->finish(stream_size, tail_offset, tail);
 }
 const std::vector<finding>& validator::findings() const noexcept { return impl_->found; }
+std::size_t validator::not_stored() const noexcept { return impl_->not_stored; }
+std::size_t validator::must() const noexcept { return impl_->must; }
+std::size_t validator::should() const noexcept { return impl_->should; }
+std::size_t validator::decision() const noexcept { return impl_->decision; }
 std::size_t validator::frames() const noexcept { return impl_->frames; }
 
 std::string_view block_at(std::string_view stream, std::uint64_t offset) noexcept {
@@ -597,51 +616,139 @@ std::string_view block_at(std::string_view stream, std::uint64_t offset) noexcep
   return stream.substr(start, p - start);
 }
 
-namespace {
-struct stream_checker {
+struct stream_validator::impl {
+  struct visitor {
+    impl* self = nullptr;
+    action on_event(const sse::event_view& e) {
+      const event_view& ev = self->dec.decode(frame{e.data, e.type, e.last_event_id, e.offset});
+      // The block's bytes, unless it began before what is kept (an overlong block).
+      const std::string_view block =
+          e.offset >= self->base ? block_at(self->buf, e.offset - self->base) : std::string_view();
+      self->val.on_frame(ev, block);
+      return action::proceed;
+    }
+    void on_diagnostic(const diagnostic& d) {
+      self->val.on_diagnostic(d);
+      if (d.code == diag::discarded_at_eof) self->tail_offset = d.offset;
+    }
+  };
+
+  impl(const dialect_spec& d, limits lim, std::size_t cap)
+      : dec(d), val(d, cap), v{this}, p(v, lim), max_kept(lim.max_line + lim.max_event_data) {}
+
+  // Drops the bytes before the last blank line seen: every frame still to
+  // come starts after it. Then, if the frame in progress outgrows what any
+  // block within the limits holds, its start too.
+  void scan(std::string_view bytes) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      const char c = bytes[i];
+      const std::uint64_t at = fed + i + 1;
+      if (c == '\n' && last_cr) {
+        if (cr_ended_blank) boundary = at;  // the LF of a blank CRLF line
+        last_cr = false;
+        continue;
+      }
+      last_cr = c == '\r';
+      cr_ended_blank = false;
+      if (c == '\r' || c == '\n') {
+        if (line_empty) {
+          boundary = at;
+          cr_ended_blank = last_cr;
+        }
+        line_empty = true;
+      } else {
+        line_empty = false;
+      }
+    }
+  }
+
+  void drop_judged() {
+    std::uint64_t keep = boundary;
+    if (fed - keep > max_kept) keep = fed - max_kept;
+    if (keep > base) {
+      buf.erase(0, static_cast<std::size_t>(std::min<std::uint64_t>(keep - base, buf.size())));
+      base = keep;
+    }
+  }
+
   decoder dec;
   validator val;
-  std::string_view bytes;
+  visitor v;
+  parser<visitor> p;
+  std::uint64_t max_kept;
+  std::string buf;             // the stream from `base` on: the frame in progress
+  std::uint64_t base = 0;      // stream offset of buf[0]
+  std::uint64_t fed = 0;       // bytes fed
+  std::uint64_t boundary = 0;  // just after the last blank line
+  bool line_empty = true;
+  bool last_cr = false;
+  bool cr_ended_blank = false;
   std::optional<std::uint64_t> tail_offset;
-
-  action on_event(const sse::event_view& e) {
-    const event_view& ev = dec.decode(frame{e.data, e.type, e.last_event_id, e.offset});
-    val.on_frame(ev, block_at(bytes, e.offset));
-    return action::proceed;
-  }
-  void on_diagnostic(const diagnostic& d) {
-    val.on_diagnostic(d);
-    if (d.code == diag::discarded_at_eof) tail_offset = d.offset;
-  }
+  errc status = errc::ok;
+  std::uint64_t error_offset = 0;
 };
-}  // namespace
+
+stream_validator::stream_validator(const dialect_spec& d, limits lim, std::optional<std::string_view> content_type,
+                                   std::size_t max_findings_per_rule)
+    : impl_(std::make_unique<impl>(d, lim, max_findings_per_rule)) {
+  if (content_type) impl_->val.on_content_type(*content_type);
+}
+stream_validator::~stream_validator() = default;
+
+bool stream_validator::feed(std::string_view bytes) {
+  auto& m = *impl_;
+  if (is_fatal(m.status)) return false;
+  m.buf.append(bytes);
+  const auto r = m.p.feed(bytes);
+  if (is_fatal(r.status)) {
+    m.status = r.status;
+    m.error_offset = m.p.error_offset();
+    return false;
+  }
+  m.scan(bytes);
+  m.fed += bytes.size();
+  m.drop_judged();
+  return true;
+}
+
+std::uint64_t stream_validator::size() const noexcept { return impl_->fed; }
+
+validation_report stream_validator::finish(bool read_to_end) {
+  auto& m = *impl_;
+  validation_report report;
+  report.dialect = m.dec.dialect().name;
+  if (is_fatal(m.status)) {
+    report.wire_status = m.status;
+    report.wire_error_offset = m.error_offset;
+  } else {
+    m.p.finish();
+  }
+  // What a limit stopped reading, or a sample left unread, is not graded.
+  report.end_graded = read_to_end && report.wire_status == errc::ok;
+  if (report.end_graded) {
+    std::string_view tail;
+    if (m.tail_offset && *m.tail_offset >= m.base && *m.tail_offset < m.base + m.buf.size())
+      tail = std::string_view(m.buf).substr(static_cast<std::size_t>(*m.tail_offset - m.base));
+    m.val.finish(m.fed, m.tail_offset.value_or(m.fed), tail);
+  }
+  report.frames = m.val.frames();
+  report.findings = m.val.findings();
+  report.must = m.val.must();
+  report.should = m.val.should();
+  report.decision = m.val.decision();
+  report.not_shown = m.val.not_stored();
+  report.bytes = m.fed;
+  return report;
+}
 
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
                                   std::optional<std::string_view> content_type, bool read_to_end) {
-  stream_checker checker{decoder(d), validator(d), bytes, std::nullopt};
-  if (content_type) checker.val.on_content_type(*content_type);
-  parser<stream_checker> p(checker, lim);
-  const auto fed = p.feed(bytes);
-  validation_report report;
-  report.dialect = d.name;
-  if (is_fatal(fed.status)) {
-    report.wire_status = fed.status;
-    report.wire_error_offset = p.error_offset();
-  } else {
-    p.finish();
+  stream_validator v(d, lim, content_type);
+  // In slices, so the validator's copy of the frame in progress stays small.
+  constexpr std::size_t slice = std::size_t{1} << 20;
+  for (std::size_t at = 0; at < bytes.size() && v.feed(bytes.substr(at, slice)); at += slice) {
   }
-  std::string_view tail;
-  if (checker.tail_offset && *checker.tail_offset < bytes.size())
-    tail = bytes.substr(static_cast<std::size_t>(*checker.tail_offset));
-  // What a limit stopped reading, or a sample left unread, is not graded.
-  report.end_graded = read_to_end && report.wire_status == errc::ok;
-  if (report.end_graded) checker.val.finish(bytes.size(), checker.tail_offset.value_or(bytes.size()), tail);
-  report.frames = checker.val.frames();
-  report.findings = checker.val.findings();
-  for (const auto& f : report.findings) {
-    (f.rule->level == severity::must ? report.must : report.should) += 1;
-  }
-  return report;
+  return v.finish(read_to_end);
 }
 
 }  // namespace sse::dialect

@@ -375,6 +375,58 @@ TEST(validator, a_sample_is_not_graded_at_its_end) {
   EXPECT_TRUE(rules_broken(whole).contains("AGENT-DONE-LAST")) << describe(whole);
 }
 
+// Issue 16, item 3: findings of one rule beyond the cap are counted, not
+// stored; the counts and the verdict include them.
+TEST(validator, findings_beyond_a_rules_cap_are_counted_not_stored) {
+  std::string bad;
+  for (int i = 0; i < 1000; ++i) bad += f("not json");
+  const auto report = sse::dialect::validate_stream(dialect("agent"), agent_ok + bad);
+  std::map<std::string, std::size_t> per_rule;
+  for (const auto& x : report.findings) ++per_rule[x.rule->id];
+  ASSERT_FALSE(per_rule.empty());
+  for (const auto& [rule, n] : per_rule) EXPECT_LE(n, sse::dialect::default_max_findings_per_rule) << rule;
+  EXPECT_GT(report.not_shown, 0u);
+  EXPECT_EQ(report.must + report.should, report.findings.size() + report.not_shown);
+  EXPECT_GE(report.must, 1000u);  // every bad frame breaks AGENT-FRAME-JSON (a MUST)
+  EXPECT_FALSE(report.conforming());
+}
+
+// Issue 16, items 3 and 12: fed piece by piece, at any piece size, the
+// stream validator finds what validate_stream finds on the whole stream,
+// and a sample cut anywhere in a conforming stream breaks no rule, in every
+// dialect (the end-of-stream rules are not run on it).
+TEST(validator, the_stream_validator_agrees_with_the_whole_stream_and_samples_break_nothing) {
+  const std::pair<const char*, const std::string*> streams[] = {
+      {"chat", &chat_ok}, {"workflow", &workflow_ok}, {"agent", &agent_ok}};
+  for (const auto& [name, stream] : streams) {
+    const auto whole = sse::dialect::validate_stream(dialect(name), *stream);
+    EXPECT_EQ(whole.must + whole.should, 0u) << name << describe(whole);
+    for (const std::size_t piece : {std::size_t{1}, std::size_t{5}, std::size_t{64}}) {
+      sse::dialect::stream_validator v(dialect(name));
+      for (std::size_t at = 0; at < stream->size(); at += piece) v.feed(std::string_view(*stream).substr(at, piece));
+      const auto fed = v.finish();
+      EXPECT_EQ(fed.frames, whole.frames) << name;
+      EXPECT_EQ(fed.must + fed.should, 0u) << name << " pieces of " << piece << describe(fed);
+    }
+    for (std::size_t cut = 0; cut <= stream->size(); ++cut) {
+      const auto sample = sse::dialect::validate_stream(dialect(name), std::string_view(*stream).substr(0, cut), {},
+                                                        std::nullopt, false);
+      EXPECT_EQ(sample.must + sample.should, 0u) << name << " cut at " << cut << describe(sample);
+    }
+  }
+}
+
+// Block checks need the frame's bytes: the stream validator keeps the frame
+// in progress across pieces (a CR line end split from its LF included).
+TEST(validator, the_stream_validator_keeps_blocks_across_pieces) {
+  const std::string crlf = "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\r\n\r\n";
+  const auto whole = sse::dialect::validate_stream(dialect("agent"), crlf);
+  ASSERT_TRUE(rules_broken(whole).contains("AGENT-FRAME-LF")) << describe(whole);
+  sse::dialect::stream_validator v(dialect("agent"));
+  for (const char c : crlf) v.feed(std::string_view(&c, 1));
+  EXPECT_EQ(rules_broken(v.finish()), rules_broken(whole));
+}
+
 // Truncated JSON is named as JSON that does not parse, with where it stops.
 TEST(validator, truncated_json_is_reported_as_json_that_does_not_parse) {
   const std::string cut = R"({"type":"message_chunk","runId":"r1","stepId")";

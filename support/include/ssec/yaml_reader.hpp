@@ -20,12 +20,37 @@
 
 namespace ssec::yaml {
 
+/// How much a document may build beyond its own text. yaml-cpp shares the
+/// node an alias names, but every loader walks and copies what it reads, so
+/// an alias costs what its node costs again: seven levels of ten aliases
+/// each are ten million copies from a few kilobytes (an "alias bomb").
+struct document_limits {
+  /// The most the aliases of one document may add, counted as the bytes of
+  /// the scalars they repeat plus `node_cost` for every node they repeat.
+  std::uint64_t max_alias_expansion = std::uint64_t{4} << 20;
+  /// What one node counts for (a node of the loaders' own structures, a
+  /// JSON value, costs about this much even when its scalar is empty).
+  std::uint64_t node_cost = 16;
+};
+
 /// Parses `text` as exactly one YAML document. Errors name `file`:
-/// "malformed YAML: <yaml-cpp's reason>" at the position yaml-cpp gives, and
+/// "malformed YAML: <yaml-cpp's reason>" at the position yaml-cpp gives;
 /// "a second YAML document starts here; a file holds one" at the start of
-/// a second document (a stray one is an error, never silently ignored). An
-/// empty text is one document, a null node.
-result<YAML::Node> load_document(const std::string& text, const std::string& file);
+/// a second document (a stray one is an error, never silently ignored);
+/// "aliases would build more than N ..." at the alias that crosses
+/// `limits.max_alias_expansion` (measured from parser events, before any
+/// loader copies a node); "the alias *name refers to a node that contains
+/// it" at an alias inside its own anchor (a cycle, which every walk of the
+/// tree would follow forever). An empty text is one document, a null node.
+result<YAML::Node> load_document(const std::string& text, const std::string& file, document_limits limits = {});
+
+/// What one file may make its loader build (strings, inputs with their
+/// repeats multiplied, expected logs): 128 MiB, room for a case's largest
+/// input (64 MiB) and its expected log.
+inline constexpr std::uint64_t default_build_budget = std::uint64_t{128} << 20;
+
+/// "64 MiB", "3 KiB", "12 bytes": a size as the loaders' messages give it.
+std::string size_text(std::uint64_t bytes);
 
 /// `s` quoted as messages quote keys and names: `s`.
 std::string in_backticks(std::string_view s);
@@ -68,11 +93,23 @@ struct list_item {
 /// node of the wrong shape. Not thread-safe; the error list must outlive it.
 class reader {
  public:
-  reader(std::string file, std::vector<ssec::error>& errors) : file_(std::move(file)), errors_(&errors) {}
+  /// `budget`: the most charge() lets the file's loader build.
+  reader(std::string file, std::vector<ssec::error>& errors, std::uint64_t budget = default_build_budget)
+      : file_(std::move(file)), errors_(&errors), budget_(budget) {}
 
   const std::string& file() const noexcept { return file_; }
   /// Errors reported through this reader so far.
   std::size_t count() const noexcept { return count_; }
+
+  /// Books `bytes` the loader is about to build for the node `at` against the
+  /// file's budget, BEFORE it allocates them. True when they fit; otherwise
+  /// reports "<what> would build N bytes, more than the M left of this file's
+  /// budget of B (repeats multiplied, aliases expanded)" at `at`, books
+  /// nothing, and returns false: the loader must not build them.
+  bool charge(const YAML::Node& at, std::uint64_t bytes, std::string_view what);
+  /// Bytes booked so far, and what is left of the budget.
+  std::uint64_t built() const noexcept { return built_; }
+  std::uint64_t remaining() const noexcept { return budget_ - built_; }
 
   /// 1-based line of a node, 0 when unknown.
   static std::size_t line(const YAML::Node& n);
@@ -132,6 +169,8 @@ class reader {
   std::string file_;
   std::vector<ssec::error>* errors_;
   std::size_t count_ = 0;
+  std::uint64_t budget_;
+  std::uint64_t built_ = 0;
 };
 
 }  // namespace ssec::yaml

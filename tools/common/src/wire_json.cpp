@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ssec/wire_json.hpp"
 
+#include "ssec/escape.hpp"
+
 namespace ssec {
 
 nlohmann::ordered_json to_json(const sse::event_view& e) {
@@ -36,6 +38,12 @@ std::string dump_line(const nlohmann::json& j) {
 
 std::string dump_line(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string describe_diagnostic(const sse::diagnostic& d) {
+  std::string out = "byte " + std::to_string(d.offset) + ": " + std::string(sse::to_string(d.code));
+  if (!d.detail.empty()) out += " " + quote_clipped(d.detail, diagnostic_quote_bytes);
+  return out;
 }
 
 std::string describe_error(sse::errc code, std::uint64_t offset) {

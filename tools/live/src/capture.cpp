@@ -114,21 +114,46 @@ result<capture> read_capture(std::string_view text, std::string_view display) {
   return c;
 }
 
-result<capture> load_capture_or_stream(const std::string& path) {
-  auto text = read_all(path);
-  if (!text) return text.error();
-  std::string& bytes = text.value();
-  if (looks_like_capture(bytes)) {
-    auto read = read_capture(bytes, path);
-    if (!read) return read.error();
-    capture cap = std::move(read).value();
+result<capture> load_capture_or_stream(const std::string& path, std::uint64_t max_bytes) {
+  // A raw stream is read up to max_bytes and no further; a capture is read
+  // whole (its JSON lines are parsed as a document), then cut.
+  std::string bytes;
+  bool more = false;
+  bool capture_text = false;
+  const auto read = read_pieces(path, std::size_t{1} << 16, [&](std::string_view piece) {
+    if (bytes.empty()) capture_text = looks_like_capture(piece);
+    if (!capture_text && max_bytes > 0 && bytes.size() + piece.size() > max_bytes) {
+      bytes.append(piece.substr(0, static_cast<std::size_t>(max_bytes - bytes.size())));
+      more = true;
+      return false;
+    }
+    bytes.append(piece);
+    return true;
+  });
+  if (!read) return read.error();
+  capture cap;
+  if (capture_text) {
+    auto parsed = read_capture(bytes, path);
+    if (!parsed) return parsed.error();
+    cap = std::move(parsed).value();
     cap.source = path + " (capture of " + cap.source + ")";
+    std::uint64_t kept = 0;
+    for (std::size_t i = 0; i < cap.pieces.size(); ++i) {
+      if (max_bytes == 0 || kept + cap.pieces[i].bytes.size() <= max_bytes) {
+        kept += cap.pieces[i].bytes.size();
+        continue;
+      }
+      cap.pieces[i].bytes.resize(static_cast<std::size_t>(max_bytes - kept));
+      cap.pieces.resize(i + 1);
+      cap.end = "max_bytes";
+      break;
+    }
     return cap;
   }
-  capture cap;
   cap.source = path;
   cap.timed = false;
   cap.pieces.push_back({std::move(bytes), 0});
+  if (more) cap.end = "max_bytes";
   return cap;
 }
 

@@ -78,19 +78,103 @@ std::string header(const capture& c, const std::string& name) {
 }
 
 // Follows the received pieces with the reference parser: which read completed
-// each event, and where each event's block began.
+// each event, and where each event's block began. Counts as it goes, so
+// memory does not grow with the number of events.
 struct arrival_visitor {
+  const std::vector<std::uint64_t>* piece_start = nullptr;  // stream offset of each piece
+  const capture* cap = nullptr;
   std::size_t piece = 0;
-  std::vector<std::size_t> event_piece;
-  std::vector<std::uint64_t> event_offset;
+  std::size_t events = 0;
   std::size_t comments = 0;
+  std::size_t event_reads = 0;  // distinct reads that completed an event
+  std::size_t split = 0;        // events whose block began in an earlier read
+  std::size_t last_piece = 0;
+  std::uint64_t first_offset = 0;
+  double first_at = -1;
+  double last_at = -1;
+  double max_gap = 0;
+  double gap_sum = 0;
   sse::action on_event(const sse::event_view& e) {
-    event_piece.push_back(piece);
-    event_offset.push_back(e.offset);
+    if (events == 0 || piece != last_piece) ++event_reads;
+    const auto& starts = *piece_start;
+    const auto first = std::upper_bound(starts.begin(), starts.end(), e.offset);
+    const std::size_t start_piece = first == starts.begin() ? 0 : static_cast<std::size_t>(first - starts.begin()) - 1;
+    if (start_piece != piece) ++split;
+    const double at = cap->pieces.empty() ? 0 : cap->pieces[piece].at_seconds;
+    if (events == 0) {
+      first_offset = e.offset;
+      first_at = at;
+    } else {
+      max_gap = std::max(max_gap, at - last_at);
+      gap_sum += at - last_at;
+    }
+    last_at = at;
+    last_piece = piece;
+    ++events;
     return sse::action::proceed;
   }
   void on_comment(std::string_view, std::uint64_t) { ++comments; }
 };
+
+// What a parse makes observable (sse::recording's members), hashed as it
+// goes: two chunkings agree when their digests do, and no recording of
+// millions of events is held to find out.
+class digest_visitor {
+ public:
+  sse::action on_event(const sse::event_view& e) {
+    mix('e');
+    mix(e.type);
+    mix(e.data);
+    mix(e.last_event_id);
+    return sse::action::proceed;
+  }
+  void on_retry(std::uint64_t ms) {
+    mix('r');
+    mix_number(ms);
+  }
+  void on_comment(std::string_view text, std::uint64_t) {
+    mix('c');
+    mix(text);
+  }
+  void on_diagnostic(const sse::diagnostic& d) {
+    mix('d');
+    mix_number(static_cast<std::uint64_t>(d.code));
+    mix_number(d.offset);
+    mix(d.detail);
+  }
+  std::uint64_t value() const noexcept { return h_; }
+  void mix_number(std::uint64_t n) {
+    for (int i = 0; i < 8; ++i) mix(static_cast<char>((n >> (8 * i)) & 0xFF));
+  }
+  void mix(std::string_view s) {
+    mix_number(s.size());
+    for (const char c : s) mix(c);
+  }
+
+ private:
+  void mix(char c) {
+    h_ ^= static_cast<unsigned char>(c);
+    h_ *= 0x100000001B3ULL;
+  }
+  std::uint64_t h_ = 0xCBF29CE484222325ULL;
+};
+
+// The digest of parsing `chunks` in order and finishing.
+std::uint64_t parse_digest(const std::vector<std::string_view>& chunks, const sse::limits& lim) {
+  digest_visitor v;
+  sse::parser<digest_visitor> p(v, lim);
+  sse::errc status = sse::errc::ok;
+  for (const auto chunk : chunks) {
+    status = p.feed(chunk).status;
+    if (sse::is_fatal(status)) break;
+  }
+  if (!sse::is_fatal(status)) status = p.finish();
+  v.mix_number(static_cast<std::uint64_t>(status));
+  if (sse::is_fatal(status)) v.mix_number(p.error_offset());
+  v.mix(p.last_event_id());
+  v.mix_number(p.retry().value_or(~std::uint64_t{0}));
+  return v.value();
+}
 
 std::string seconds(double s) {
   std::ostringstream out;
@@ -179,15 +263,20 @@ void check_transport(const capture& cap, std::string_view bytes, check_report& r
 }
 
 void check_wire(const capture& cap, const std::string& bytes, const check_options& opt, check_report& r) {
+  std::vector<std::uint64_t> piece_start;
+  piece_start.reserve(cap.pieces.size());
+  std::uint64_t pos = 0;
+  for (const auto& pc : cap.pieces) {
+    piece_start.push_back(pos);
+    pos += pc.bytes.size();
+  }
   arrival_visitor v;
+  v.piece_start = &piece_start;
+  v.cap = &cap;
   sse::parser<arrival_visitor> p(v, opt.limits);
   sse::errc status = sse::errc::ok;
-  std::vector<std::uint64_t> piece_start;
-  std::uint64_t pos = 0;
   for (std::size_t i = 0; i < cap.pieces.size() && status == sse::errc::ok; ++i) {
     v.piece = i;
-    piece_start.push_back(pos);
-    pos += cap.pieces[i].bytes.size();
     const auto fed = p.feed(cap.pieces[i].bytes);
     if (sse::is_fatal(fed.status)) status = fed.status;
   }
@@ -200,18 +289,11 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
             "the reference parser stopped: " + describe_error(status, p.error_offset()), "a stream within the limits",
             std::string(sse::to_string(status))});
   }
-  r.events = v.event_piece.size();
+  r.events = v.events;
   r.comments = v.comments;
   r.last_event_id = std::string(p.last_event_id());
-  std::vector<std::size_t> reads = v.event_piece;
-  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-  r.event_reads = reads.size();
-  for (std::size_t e = 0; e < v.event_piece.size(); ++e) {
-    const auto first = std::upper_bound(piece_start.begin(), piece_start.end(), v.event_offset[e]);
-    const std::size_t start_piece =
-        first == piece_start.begin() ? 0 : static_cast<std::size_t>(first - piece_start.begin()) - 1;
-    if (start_piece != v.event_piece[e]) ++r.frames_split_across_reads;
-  }
+  r.event_reads = v.event_reads;
+  r.frames_split_across_reads = v.split;
 
   // Timing.
   if (cap.timed && !cap.pieces.empty()) {
@@ -225,19 +307,14 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
     // The silence that made the reader give up counts too.
     if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time")
       t.max_gap = std::max(t.max_gap, cap.seconds_total - t.last_byte);
-    if (!v.event_piece.empty()) {
-      t.first_event = cap.pieces[v.event_piece.front()].at_seconds;
-      double sum = 0;
-      for (std::size_t e = 1; e < v.event_piece.size(); ++e) {
-        const double gap = cap.pieces[v.event_piece[e]].at_seconds - cap.pieces[v.event_piece[e - 1]].at_seconds;
-        t.max_event_gap = std::max(t.max_event_gap, gap);
-        sum += gap;
-      }
-      if (v.event_piece.size() > 1) t.mean_event_gap = sum / static_cast<double>(v.event_piece.size() - 1);
+    if (v.events > 0) {
+      t.first_event = v.first_at;
+      t.max_event_gap = v.max_gap;
+      if (v.events > 1) t.mean_event_gap = v.gap_sum / static_cast<double>(v.events - 1);
     }
     if (r.events >= 2 && r.event_reads == 1 && t.total >= opt.burst_min_s) {
       add(r,
-          {"STREAM-BUFFERED", "should", std::size_t{0}, v.event_offset.front(),
+          {"STREAM-BUFFERED", "should", std::size_t{0}, v.first_offset,
            "all " + std::to_string(r.events) + " events arrived in one read at " + seconds(t.first_event) + " of a " +
                seconds(t.total) + " exchange: the response looks buffered (proxy, compression or framework)",
            "events as they happen", "one burst"});
@@ -251,11 +328,12 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
   }
 
   // Re-parse under many chunkings: the reference must agree with itself;
-  // the as-received split is what the client actually saw.
-  const sse::recording whole = sse::record_parse(std::string_view(bytes), opt.limits);
+  // the as-received split is what the client actually saw. Parses are
+  // compared by digest (digest_visitor), so none is held in memory.
+  const std::uint64_t whole = parse_digest({std::string_view(bytes)}, opt.limits);
   const auto compare = [&](const std::vector<std::string_view>& chunks, const std::string& name) {
     ++r.chunkings_tried;
-    if (sse::record_parse(std::span<const std::string_view>(chunks), opt.limits) == whole) return;
+    if (parse_digest(chunks, opt.limits) == whole) return;
     if (!r.chunking_invariant) return;  // one finding is enough
     r.chunking_invariant = false;
     add(r,
@@ -263,8 +341,10 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
          "the same events under every chunking", "a difference under " + name});
   };
   std::vector<std::string_view> as_received;
+  as_received.reserve(cap.pieces.size());
   for (const auto& pc : cap.pieces) as_received.emplace_back(pc.bytes);
   compare(as_received, "as received");
+  as_received = {};
   if (bytes.size() <= (64u << 10)) compare(sse::chunking::bytes(bytes), "byte by byte");
   // Large bodies (an endless line, say) get one random split: each re-parse costs a pass.
   const std::uint64_t seeds =
@@ -284,6 +364,18 @@ void check_producer(const std::string& bytes, const check_options& opt, check_re
         {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
          f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule)});
   }
+  // Findings beyond each rule's cap were counted, not stored: they count in
+  // the verdict all the same.
+  std::size_t stored_must = 0;
+  std::size_t stored_decision = 0;
+  for (const auto& f : v.findings) {
+    stored_must += f.rule->level == sse::dialect::severity::must;
+    stored_decision += f.rule->basis == sse::dialect::basis::decision;
+  }
+  r.must += v.must - stored_must;
+  r.should += v.not_shown - (v.must - stored_must);
+  r.findings_not_shown += v.not_shown;
+  r.decision_not_shown += v.decision - stored_decision;
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
   }
   out["findings"] = std::move(findings);
   out["summary"] = {{"must", r.must}, {"should", r.should}, {"conforming", r.conforming()}, {"sampled", r.sampled}};
+  out["summary"]["findings_not_shown"] = r.findings_not_shown;
   if (r.strict) out["summary"]["strict_promoted"] = r.decision_findings();
   return out;
 }
@@ -131,6 +132,10 @@ std::string to_text(const check_report& r) {
         << "\n    expected: " << f.expected << "\n    seen:     " << f.seen << '\n';
     if (!f.grounds.empty()) out << "    basis:    " << f.grounds << '\n';
   }
+  if (r.findings_not_shown > 0) {
+    out << src << ": " << counted(r.findings_not_shown, "more finding") << " not shown (at most "
+        << sse::dialect::default_max_findings_per_rule << " of each rule are kept; the counts below include them)\n";
+  }
   out.precision(3);
   out << std::fixed;
   out << src << ": " << counted(r.bytes, "byte") << " in " << counted(r.pieces, "read") << ", "
@@ -156,7 +161,7 @@ std::string to_text(const check_report& r) {
           << x.reason << ")\n";
     }
   }
-  out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << counted(r.findings.size(), "finding")
+  out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << counted(r.must + r.should, "finding")
       << " (" << r.must << " must, " << r.should << " should"
       << (r.strict && r.decision_findings() > 0
               ? ", " + std::to_string(r.decision_findings()) + " decision-based promoted by --strict"

@@ -161,6 +161,21 @@ TEST_F(scenario_loader, unknown_key_names_line_and_column) {
             "max_events, max_line, max_event_data)");
 }
 
+// Issue 16, item 2: the scenario loader reads through the shared YAML reader,
+// so an alias bomb (here in request headers, nine levels: 10^9 copies) is
+// refused at the alias that crosses the limit, before any node is copied.
+TEST_F(scenario_loader, an_alias_bomb_is_refused_at_its_line) {
+  std::string text = "version: 1\nbomb:\n  - &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i <= 9; ++i) {
+    text += "  - &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) text += (k > 0 ? ", *a" : "*a") + std::to_string(i - 1);
+    text += "]\n";
+  }
+  const std::string e = only_error(text);
+  EXPECT_TRUE(e.starts_with("7:") || e.starts_with("8:") || e.starts_with("9:")) << e;
+  EXPECT_NE(e.find("aliases repeat over 4 MiB"), std::string::npos) << e;
+}
+
 TEST_F(scenario_loader, wrong_types_name_line_and_column) {
   const std::string head =
       "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"

@@ -75,6 +75,7 @@ using event_log = std::vector<log_line>;
 struct parsed_log {
   event_log lines;
   std::vector<std::size_t> text_lines;
+  std::uint64_t bytes = 0;  ///< Bytes of the values read, repeats multiplied (what the log built).
 };
 
 /// Parses the log grammar of conformance/README.md ("The event log"). Blank
@@ -82,8 +83,11 @@ struct parsed_log {
 /// most one `error` (followed by nothing but `last_id`), at most one
 /// `last_id` (the last line). `rejected` is not accepted: it is not written.
 /// On failure the error has no file, and its 1-based line and column within
-/// `text` (the column counts bytes, leading spaces included).
-ssec::result<parsed_log> parse_log(std::string_view text);
+/// `text` (the column counts bytes, leading spaces included). The values of
+/// all lines together build at most `max_bytes` (repeats multiplied),
+/// checked before each repeat is built: "the log's values would build more
+/// than N" at the value that would cross it.
+ssec::result<parsed_log> parse_log(std::string_view text, std::uint64_t max_bytes = std::uint64_t{256} << 20);
 
 /// A string value in log syntax (ssec/escape.hpp, the one escaper).
 using ssec::quote;

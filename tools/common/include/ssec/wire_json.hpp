@@ -27,4 +27,13 @@ std::string dump_line(const nlohmann::ordered_json& j);
 /// "line_too_long at byte 42": a fatal parse status for people and adapters.
 std::string describe_error(sse::errc code, std::uint64_t offset);
 
+/// How many bytes of a diagnostic's detail describe_diagnostic quotes.
+inline constexpr std::size_t diagnostic_quote_bytes = 200;
+
+/// "byte 42: invalid_retry \"12x\"": a tolerated oddity for people. The
+/// detail (a rejected value can be as long as a line) is quoted with the one
+/// escaper, at most diagnostic_quote_bytes of it, followed by
+/// "... (N more bytes)" when the rest is left out.
+std::string describe_diagnostic(const sse::diagnostic& d);
+
 }  // namespace ssec

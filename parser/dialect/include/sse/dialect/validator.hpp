@@ -32,12 +32,18 @@ struct finding {
 /// The JSON form of a finding (spec/FORMAT.md section 3).
 nlohmann::ordered_json to_json(const finding& f);
 
+/// How many findings of one rule a validator keeps by default; the rest are
+/// counted (in the severity counts and not_stored()), not stored, so a
+/// stream of millions of bad frames costs no more memory than a hundred.
+inline constexpr std::size_t default_max_findings_per_rule = 100;
+
 /// Incremental validator for one stream. Feed it every frame in order, the
 /// wire diagnostics as they come, then finish(). Not thread-safe.
 class validator {
  public:
-  /// `d` must outlive the validator.
-  explicit validator(const dialect_spec& d);
+  /// `d` must outlive the validator. At most `max_findings_per_rule`
+  /// findings of each rule are stored (the first ones, in stream order).
+  explicit validator(const dialect_spec& d, std::size_t max_findings_per_rule = default_max_findings_per_rule);
   ~validator();
   validator(validator&&) noexcept;
   validator& operator=(validator&&) noexcept;
@@ -60,8 +66,15 @@ class validator {
   /// is the byte count, the offset of end-of-stream findings.
   void finish(std::uint64_t stream_size, std::uint64_t tail_offset = 0, std::string_view tail = {});
 
-  /// Findings so far, in the order found.
+  /// Findings stored so far, in the order found.
   const std::vector<finding>& findings() const noexcept;
+  /// Findings counted but not stored (beyond a rule's cap).
+  std::size_t not_stored() const noexcept;
+  /// All findings so far, stored or not, of MUST rules, of SHOULD rules, and
+  /// of rules whose basis is a decision.
+  std::size_t must() const noexcept;
+  std::size_t should() const noexcept;
+  std::size_t decision() const noexcept;
   /// Frames seen so far.
   std::size_t frames() const noexcept;
 
@@ -74,10 +87,13 @@ class validator {
 struct validation_report {
   std::string dialect;
   std::size_t frames = 0;
-  std::vector<finding> findings;
-  std::size_t must = 0;         ///< Findings of severity must.
-  std::size_t should = 0;       ///< Findings of severity should.
-  errc wire_status = errc::ok;  ///< A fatal wire error (limit), if any; frames before it were checked.
+  std::vector<finding> findings;  ///< Those stored: at most the cap of each rule.
+  std::size_t must = 0;           ///< Findings of severity must, stored or not.
+  std::size_t should = 0;         ///< Findings of severity should, stored or not.
+  std::size_t decision = 0;       ///< Findings of decision-based rules, stored or not.
+  std::size_t not_shown = 0;      ///< Findings counted above but not stored (beyond a rule's cap).
+  std::uint64_t bytes = 0;        ///< Bytes read (up to a fatal wire error).
+  errc wire_status = errc::ok;    ///< A fatal wire error (limit), if any; frames before it were checked.
   std::uint64_t wire_error_offset = 0;
   /// False when the end of the stream was not graded: a wire limit stopped
   /// reading (wire_status), or the caller read only a sample (validate_stream's
@@ -86,6 +102,36 @@ struct validation_report {
   bool end_graded = true;
   /// True when no MUST rule is broken.
   bool conforming() const noexcept { return must == 0 && wire_status == errc::ok; }
+};
+
+/// Decodes and validates a stream fed piece by piece (how `validate` reads a
+/// file and validate_stream a string). Holds the rules' memory, the findings
+/// stored, and the bytes of the frame in progress for its block checks: at
+/// most limits.max_line + limits.max_event_data of them (a longer block,
+/// of many non-data lines, has its block checks skipped). Not thread-safe.
+class stream_validator {
+ public:
+  /// `d` must outlive this object; `content_type` as validate_stream's.
+  explicit stream_validator(const dialect_spec& d, limits lim = {},
+                            std::optional<std::string_view> content_type = std::nullopt,
+                            std::size_t max_findings_per_rule = default_max_findings_per_rule);
+  ~stream_validator();
+  stream_validator(const stream_validator&) = delete;
+  stream_validator& operator=(const stream_validator&) = delete;
+
+  /// Feeds the next piece. False once a fatal wire error (a limit) stopped
+  /// reading; what follows is ignored.
+  bool feed(std::string_view bytes);
+  /// Bytes fed so far, up to a fatal wire error.
+  std::uint64_t size() const noexcept;
+  /// The report of what was fed. `read_to_end` false: the caller stopped
+  /// before the end of the stream (a sample), so the end-of-stream rules are
+  /// not run (validation_report::end_graded). Call once.
+  validation_report finish(bool read_to_end = true);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
 };
 
 /// Decodes and validates a stream held in memory; `content_type`, when given,

@@ -55,7 +55,9 @@ result<capture> read_capture(std::string_view text, std::string_view display = {
 
 /// A file to check: read as a capture when it looks like one (its source
 /// then "<path> (capture of <source>)"), else as the untimed bytes of a
-/// stream (source `path`).
-result<capture> load_capture_or_stream(const std::string& path);
+/// stream (source `path`). With `max_bytes` > 0, the body is cut there and
+/// the capture ends "max_bytes" (a sample): a raw stream is not read beyond
+/// it; a capture is read whole, then cut.
+result<capture> load_capture_or_stream(const std::string& path, std::uint64_t max_bytes = 0);
 
 }  // namespace ssec::live

@@ -110,8 +110,13 @@ struct check_report {
   bool chunking_invariant = true;
   check_timing timing;
   std::vector<check_finding> findings;
-  std::size_t must = 0;
-  std::size_t should = 0;
+  std::size_t must = 0;    ///< MUST findings, shown or not.
+  std::size_t should = 0;  ///< SHOULD findings, shown or not.
+  /// Producer findings counted in must/should but not in `findings`: beyond
+  /// sse::dialect::default_max_findings_per_rule of one rule, a finding is
+  /// counted, not stored, so memory does not grow with the stream.
+  std::size_t findings_not_shown = 0;
+  std::size_t decision_not_shown = 0;   ///< Of those, findings of decision-based rules.
   std::optional<resume_report> resume;  ///< Set when resumption was asked for.
   /// The read stopped where the user asked (--max-events, --max-bytes,
   /// --max-time): what was read is graded, the end of the stream is not.
@@ -119,7 +124,7 @@ struct check_report {
   bool strict = false;  ///< Checked with --strict (check_options::strict).
   /// Findings of rules whose severity rests on a decision (basis "decision").
   std::size_t decision_findings() const noexcept {
-    std::size_t n = 0;
+    std::size_t n = decision_not_shown;
     for (const auto& f : findings) n += f.basis == "decision";
     return n;
   }

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// Hostile input (issue 16, items 2-5 and 12), run as a user runs the tool:
+// memory is bounded by the tool's limits, not by what a few bytes of YAML
+// expand to or by how many events and findings a stream holds. Peak memory
+// is read from getrusage(RUSAGE_CHILDREN) of a child process that runs the
+// command; the bounds are generous (a debug or sanitizer build), far below
+// what the unbounded code took. Nothing here is timed.
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tool_run.hpp"
+
+namespace {
+
+using namespace tool_run;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+#else
+constexpr bool sanitized = false;
+#endif
+
+struct measured {
+  outcome run;
+  long peak_kb = 0;  ///< Largest resident set of the command, in KiB.
+};
+
+class bounds : public tool_test {
+ protected:
+  bounds() : tool_test("ssec-bounds-") {}
+
+  // Runs `command` (a shell line, `exec`uted so the tool is the shell's
+  // process) in a child of a child, and reads the grandchild's peak RSS from
+  // the child's getrusage(RUSAGE_CHILDREN). The child's address space is
+  // capped at 4 GiB (not under ASan, which reserves terabytes) so the
+  // unbounded code fails fast instead of taking the machine's memory.
+  measured run_measured(const std::string& command) const {
+    const fs::path peak_file = dir_ / "peak";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      if (!sanitized) {
+        const rlimit cap{rlim_t{4} << 30, rlim_t{4} << 30};
+        ::setrlimit(RLIMIT_AS, &cap);
+      }
+      const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+      const std::string line = "cd " + quote(dir_.string()) + " && exec " + command + " >" + quote(out.string()) +
+                               " 2>" + quote(err.string());
+      const int status = std::system(line.c_str());
+      rusage usage{};
+      ::getrusage(RUSAGE_CHILDREN, &usage);
+      std::ofstream(peak_file) << usage.ru_maxrss;
+      ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 255);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    measured m;
+    m.run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(dir_ / "stdout"), read_file(dir_ / "stderr")};
+    m.peak_kb = std::stol("0" + read_file(peak_file));
+    return m;
+  }
+
+  static std::string mb(long kb) { return std::to_string(kb / 1024) + " MB"; }
+};
+
+// `levels` levels of anchors of ten aliases each in a `default:` of the
+// built-in chat catalog: 10^levels copies from a few hundred bytes.
+std::string catalog_alias_bomb(int levels) {
+  std::string text = read_file(source_dir / "spec/chat.yaml");
+  std::string bomb = "[&a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]";
+  for (int i = 1; i <= levels; ++i) {
+    bomb += ", &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) bomb += (k > 0 ? ", *a" : "*a") + std::to_string(i - 1);
+    bomb += "]";
+  }
+  bomb += "]";
+  const std::string field = "{key: promptTokens, type: integer, required: false, default: 0,";
+  const auto at = text.find(field);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, field.size(), "{key: promptTokens, type: integer, required: false, default: " + bomb + ",");
+  return text;
+}
+
+// Item 2: before, seven levels took 1.67 GB and eight ended in bad_alloc.
+TEST_F(bounds, a_catalog_alias_bomb_is_refused_naming_file_and_line) {
+  write("bomb.yaml", catalog_alias_bomb(8));
+  const auto m = run_measured(quote(tool) + " validate --dialect chat --catalog bomb.yaml /dev/null");
+  EXPECT_EQ(m.run.status, 2) << m.run.err;
+  EXPECT_NE(m.run.err.find("bomb.yaml:96:"), std::string::npos) << m.run.err;
+  EXPECT_NE(m.run.err.find("takes what the document's aliases repeat over 4 MiB"), std::string::npos) << m.run.err;
+  EXPECT_LT(m.peak_kb, 200 * 1024) << mb(m.peak_kb);
+}
+
+// Item 2: sixty 64 MB repeats in a 2.5 KB case file; before, exit 134
+// (bad_alloc) after allocating them all.
+TEST_F(bounds, a_case_file_repeat_bomb_is_refused_before_it_is_built) {
+  std::string inputs;
+  for (int i = 0; i < 60; ++i) inputs += std::string(i > 0 ? ", " : "") + "{repeat: \"abcdefgh\", times: 8000000}";
+  fs::create_directories(dir_ / "cases");
+  write("cases/bomb.yaml",
+        "- id: K7P2\n  name: repeat bomb\n"
+        "  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation\n"
+        "  tags: [limits]\n  verdict: must\n  layer: wire\n  input: [" +
+            inputs + "]\n  events: \"\"\n");
+  const auto m =
+      run_measured(quote(tool) + " cases --spec " + quote((source_dir / "spec").string()) + " --cases cases");
+  EXPECT_EQ(m.run.status, 2) << m.run.err;
+  EXPECT_NE(m.run.err.find("cases/bomb.yaml:7:"), std::string::npos) << m.run.err;  // at the second repeat
+  EXPECT_NE(m.run.err.find("the input is larger than 64 MiB"), std::string::npos) << m.run.err;
+  EXPECT_LT(m.peak_kb, 200 * 1024) << mb(m.peak_kb);
+}
+
+std::string one_byte_events(std::size_t bytes) {
+  std::string s;
+  s.reserve(bytes);
+  while (s.size() + 9 <= bytes) s += "data: a\n\n";
+  return s;
+}
+
+// Item 3: before, 8 MiB of `data: a\n\n` took 288 MB at the wire layer (and
+// 64 MiB 1.86 GB; 6.0 GB with --dialect agent): every event and every
+// finding was kept. Now the findings of one rule beyond 100 are counted.
+TEST_F(bounds, check_memory_does_not_grow_with_events_or_findings) {
+  write("a.sse", one_byte_events(std::size_t{8} << 20));
+  for (const char* dialect : {"wire", "agent"}) {
+    const auto m = run_measured(quote(tool) + " check --chunking-seeds 0 --dialect " + dialect + " --file a.sse");
+    EXPECT_EQ(m.run.status, std::string(dialect) == "wire" ? 0 : 1) << m.run.err;
+    EXPECT_LT(m.peak_kb, 120 * 1024) << dialect << ": " << mb(m.peak_kb);
+    if (std::string(dialect) == "agent") {
+      EXPECT_NE(m.run.out.find("more findings not shown"), std::string::npos) << m.run.out.substr(0, 2000);
+      EXPECT_LT(m.run.out.size(), std::size_t{1} << 20);
+    }
+  }
+}
+
+// Items 3 and 4: validate streams its input; findings beyond a rule's cap
+// are counted. Before, the whole file was read first and every finding kept.
+TEST_F(bounds, validate_streams_and_counts_findings_beyond_the_cap) {
+  write("a.sse", one_byte_events(std::size_t{8} << 20));
+  const auto m = run_measured(quote(tool) + " validate --dialect agent --json a.sse");
+  EXPECT_EQ(m.run.status, 1) << m.run.err;
+  const auto j = nlohmann::json::parse(m.run.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << m.run.out.substr(0, 2000);
+  EXPECT_GT(j["summary"]["findings_not_shown"].get<std::size_t>(), 900000u);
+  EXPECT_GE(j["summary"]["must"].get<std::size_t>(), 932067u);  // one per frame at least
+  EXPECT_LT(m.peak_kb, 100 * 1024) << mb(m.peak_kb);
+}
+
+// Item 4: `validate` of an endless line stops at --max-line having read
+// only that far; before it read all 200 MB first.
+TEST_F(bounds, validate_stops_reading_at_the_limit) {
+  const auto m = run_measured("sh -c " + quote("head -c 200000000 /dev/zero | " + quote(tool) +
+                                               " validate --dialect agent --max-line 1048576 -"));
+  EXPECT_EQ(m.run.status, 2) << m.run.err;
+  EXPECT_NE(m.run.out.find("line_too_long"), std::string::npos) << m.run.out;
+  EXPECT_LT(m.peak_kb, 64 * 1024) << mb(m.peak_kb);
+}
+
+// Item 4: before, `parse --chunk 1` held 17.5 times its input (46 MB for
+// 2 MiB, 152 MB for 8 MiB). The bound leaves room for the test process's
+// own pages, which a forked child's peak includes until it execs.
+TEST_F(bounds, parse_chunk_1_streams_the_file) {
+  write("a.sse", one_byte_events(std::size_t{4} << 20));
+  for (const char* chunking : {"--chunk 1", "--split-seed 7", ""}) {
+    const auto m = run_measured(quote(tool) + " parse " + chunking + " a.sse");
+    EXPECT_EQ(m.run.status, 0) << m.run.err;
+    EXPECT_EQ(m.run.out.size(), std::size_t{466033} * 47) << chunking;  // one line per event
+    EXPECT_LT(m.peak_kb, 48 * 1024) << chunking << ": " << mb(m.peak_kb);
+  }
+}
+
+// Item 5: a 10 MB `retry:` value is quoted, clipped, in one short line.
+TEST_F(bounds, a_diagnostic_quotes_a_bounded_prefix) {
+  write("retry.sse", "retry: " + std::string(10000000, '1') + "x\n\ndata: a\n\n");
+  const auto r = shell(quote(tool) + " parse --diagnostics retry.sse", dir_);
+  EXPECT_EQ(r.status, 0) << r.err.substr(0, 500);
+  EXPECT_LT(r.err.size(), 400u) << r.err.substr(0, 500);
+  EXPECT_NE(r.err.find("retry.sse: byte 0: invalid_retry \"1\"*200... (9999801 more bytes)"), std::string::npos)
+      << r.err.substr(0, 500);
+}
+
+// Item 3: a report that cannot be written is an error that says so.
+TEST_F(bounds, a_failed_write_of_the_output_is_an_error_that_says_so) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  write("a.sse", "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n");
+  for (const std::string args :
+       {"parse a.sse", "validate --dialect agent a.sse", "check --dialect agent --file a.sse"}) {
+    // The inner shell sends standard output to /dev/full; shell() captures standard error.
+    const auto r = shell("sh -c " + quote(quote(tool) + " " + args + " >/dev/full"), dir_);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"), std::string::npos)
+        << args << ": " << r.err;
+  }
+  const auto json = shell(quote(tool) + " check --dialect agent --file a.sse --json /dev/full", dir_);
+  EXPECT_EQ(json.status, 2) << json.err;
+  EXPECT_NE(json.err.find("/dev/full: cannot write: No space left on device"), std::string::npos) << json.err;
+}
+
+// Item 12: a conforming stream cut by the tool's own limits (--max-bytes,
+// --max-events) breaks no end-of-stream rule, in check and validate, for
+// every dialect; the verdict says the stream was sampled.
+TEST_F(bounds, a_sample_cut_by_the_tools_limits_breaks_no_rule) {
+  const std::pair<const char*, const char*> streams[] = {
+      {"chat", "data: {\"type\":\"content\",\"text\":\"hello\"}\n\n"},
+      {"agent", "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"},
+  };
+  for (const auto& [dialect, frame] : streams) {
+    std::string stream;
+    for (int i = 0; i < 50; ++i) stream += frame;
+    write("s.sse", stream);
+    const std::string d = std::string(" --dialect ") + dialect;
+    for (const std::string cut : {"--max-bytes 100", "--max-bytes 1000", "--max-events 3"}) {
+      const auto c = shell("cat s.sse | " + quote(tool) + " check" + d + " " + cut + " -", dir_);
+      EXPECT_EQ(c.status, 0) << dialect << " " << cut << ": " << c.out;
+      EXPECT_NE(c.out.find("sampled"), std::string::npos) << c.out;
+      const auto f = shell(quote(tool) + " check" + d + " " + cut + " --file s.sse", dir_);
+      if (cut.starts_with("--max-bytes")) {
+        EXPECT_EQ(f.status, 0) << dialect << " " << cut << ": " << f.out;
+        EXPECT_NE(f.out.find("sampled"), std::string::npos) << f.out;
+      }
+    }
+    for (const std::string cut : {"100", "1000"}) {
+      const auto v = shell(quote(tool) + " validate" + d + " --max-bytes " + cut + " s.sse", dir_);
+      EXPECT_EQ(v.status, 0) << dialect << " --max-bytes " << cut << ": " << v.out;
+      EXPECT_NE(v.out.find("conforming (sampled: the end was not read)"), std::string::npos) << v.out;
+      EXPECT_EQ(v.out.find("-FRAME-TERMINATED"), std::string::npos) << v.out;
+    }
+  }
+}
+
+}  // namespace
