@@ -536,7 +536,8 @@ tag_list load_tags_from_text(std::string_view text, std::string_view display, st
 tag_list load_tags(const std::filesystem::path& path, std::string_view display, std::vector<ssec::error>& errors) {
   auto text = ssec::read_all(path.string());
   if (!text) {
-    errors.push_back(ssec::error{text.error().to_string(), std::string(display)});
+    // read_all's message names the path it opened; the error names the file once, as `display`.
+    errors.push_back(ssec::error{text.error().message, std::string(display)});
     return {};
   }
   return load_tags_from_text(text.value(), display, errors);

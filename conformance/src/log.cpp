@@ -277,7 +277,7 @@ std::string first_difference(std::string_view member, std::string_view want, std
   while (k < want.size() && k < got.size() && want[k] == got[k]) ++k;
   const std::size_t from = k > 24 ? k - 24 : 0;
   std::string out = std::string(member) + " differs at byte " + std::to_string(k) + " (expected " +
-                    std::to_string(want.size()) + " bytes, got " + std::to_string(got.size()) + " bytes): expected ";
+                    ssec::counted(want.size(), "byte") + ", got " + ssec::counted(got.size(), "byte") + "): expected ";
   out += from > 0 ? "..." : "";
   out += quote(want.substr(std::min(from, want.size()), 64));
   out += want.size() > from + 64 ? "..." : "";

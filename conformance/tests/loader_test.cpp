@@ -320,7 +320,9 @@ TEST(tags, rejects_duplicates_bad_names_and_bad_shapes) {
   EXPECT_NE(errors[0].message.find("malformed YAML"), std::string::npos);
   errors.clear();
   conf::load_tags("/nonexistent/tags.yaml", "spec/tags.yaml", errors);
-  EXPECT_EQ(errors.size(), 1u);
+  ASSERT_EQ(errors.size(), 1u);
+  // The file named once, as shown, then why (not "spec/tags.yaml: /nonexistent/tags.yaml: ...").
+  EXPECT_EQ(errors[0].to_string(), "spec/tags.yaml: No such file or directory");
 }
 
 }  // namespace

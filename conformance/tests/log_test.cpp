@@ -195,6 +195,10 @@ TEST(log, finds_the_first_differing_line) {
   EXPECT_EQ(diff->detail,
             "data differs at byte 6 (expected 11 bytes, got 11 bytes): expected \"hello world\", got \"hello there\"");
   EXPECT_EQ(diff->got_arranged.size(), 3u);
+  // One byte is "1 byte" (issue 15, item 17).
+  const auto one = conf::compare_logs({ev("m", "message")}, {ev("m", "y")});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->detail, "data differs at byte 0 (expected 7 bytes, got 1 byte): expected \"message\", got \"y\"");
   const std::string text = conf::describe(*diff, expected);
   EXPECT_NE(text.find("first difference at log line 3"), std::string::npos) << text;
   EXPECT_NE(text.find("> event type=\"m\" data=\"hello there\""), std::string::npos) << text;

@@ -8,6 +8,9 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
+
+#include <unistd.h>
 
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -17,6 +20,7 @@
 #include "ssec/conformance/runner.hpp"
 #include "ssec/conformance/summary.hpp"
 #include "ssec/data_dir.hpp"
+#include "ssec/harness/progress.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -29,6 +33,8 @@ struct cases_options {
   std::string chunkings = "all";
   bool check = false;
   bool summary = false;
+  bool no_progress = false;
+  double progress_s = 5;
   std::size_t show = 5;
   conformance::contract_source contract;  // --spec (when given), --catalog, --sources
 };
@@ -55,17 +61,21 @@ int run_cases(const cases_options& opt) {
     std::size_t total = 0, passed = 0;
   };
   std::map<conformance::layer, counts> per_layer;
-  std::size_t shown = 0;
+  std::size_t shown = 0, done = 0, failed = 0;
   const auto start = std::chrono::steady_clock::now();
+  std::optional<harness::progress_printer> progress;
+  if (!opt.no_progress) progress.emplace(std::cerr, "cases --check", ::isatty(STDERR_FILENO) != 0, opt.progress_s);
   for (const auto& c : loaded.value) {
     auto& n = per_layer[c.layer];
     ++n.total;
     const auto failure = conformance::check_against_reference(c, *plan, *contract);
     if (!failure) {
       ++n.passed;
-    } else if (shown++ < opt.show) {
-      std::cout << "FAIL " << *failure << "\n";
+    } else {
+      ++failed;
+      if (shown++ < opt.show) std::cout << "FAIL " << *failure << "\n";
     }
+    if (progress) progress->update(++done, loaded.value.size(), failed);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "\nreference check (chunkings: " << opt.chunkings << ")\nlayer       cases  passed  failed\n";
@@ -96,6 +106,12 @@ void add_cases_command(CLI::App& app, int& code) {
   cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
   cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")
       ->capture_default_str();
+  cmd->add_flag("--no-progress", opt->no_progress,
+                "With --check: no progress bar on a terminal, no progress lines elsewhere");
+  cmd->add_option("--progress-s", opt->progress_s,
+                  "With --check, off a terminal (CI logs): a progress line on stderr this often (0 = none)")
+      ->capture_default_str()
+      ->check(in_range(0.0, 3600.0));
   cmd->add_option("--show", opt->show, "Failures shown in full")
       ->capture_default_str()
       ->check(at_least<std::size_t>(0));

@@ -142,7 +142,8 @@ void watch_findings(live::read_progress& progress, const live::check_options& op
   progress.on_bytes = [watch = keep.get(), colour](std::string_view bytes) {
     for (const auto& f : watch->feed(bytes)) {
       const bool must = f.rule->level == sse::dialect::severity::must;
-      std::cerr << "sse-conform check: as it arrives: frame " << f.frame << ", byte " << f.offset << ": "
+      // Frames count from 1 in text, as the report's (tools/docs/cli.md, "Frame numbers").
+      std::cerr << "sse-conform check: as it arrives: frame " << f.frame + 1 << ", byte " << f.offset << ": "
                 << paint(colour, must ? "31" : "33",
                          f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
                 << " seen: " << f.seen << '\n'

@@ -60,6 +60,8 @@ int replay(const fuzz_args& a) {
   }
   std::vector<const conf::test_case*> cases;
   for (const auto& c : loaded.value) cases.push_back(&c);
+  // `--json -` puts the JSON on standard output; the text goes to stderr.
+  std::ostream& text = a.json == "-" ? std::cerr : std::cout;
   int code = exit_ok;
   nlohmann::ordered_json j{{"fuzz_format", diff::fuzz_format_version}, {"replay", nlohmann::ordered_json::array()}};
   for (const auto& impl : a.impls) {
@@ -73,12 +75,12 @@ int replay(const fuzz_args& a) {
     }
     std::size_t failing = 0;
     for (const auto& e : r.entries) {
-      std::cout << e.status << "  " << e.path << "  " << e.file << "  (" << e.detail << ")\n";
+      text << e.status << "  " << e.path << "  " << e.file << "  (" << e.detail << ")\n";
       failing += e.status == "still-failing";
       j["replay"].push_back(
           {{"impl", impl}, {"case", e.path}, {"file", e.file}, {"status", e.status}, {"detail", e.detail}});
     }
-    std::cout << impl << ": " << failing << " of " << r.entries.size() << " findings still failing\n";
+    text << impl << ": " << failing << " of " << r.entries.size() << " findings still failing\n";
     code = std::max(code, r.exit_code());
   }
   if (!a.json.empty() && !write_output("fuzz", a.json, j.dump(2) + "\n")) return exit_usage;
@@ -133,7 +135,8 @@ int fuzz(const fuzz_args& a) {
   }
   const diff::fuzz_report r = diff::run_fuzz(o, progress, every);
   if (progress && terminal) std::cerr << "\r\x1b[K";
-  std::cout << diff::summary_text(r, o);
+  // `--json -` puts the JSON on standard output; the summary text goes to stderr.
+  (a.json == "-" ? std::cerr : std::cout) << diff::summary_text(r, o);
   if (!a.json.empty() && !write_output("fuzz", a.json, diff::summary_json(r, o).dump(2) + "\n")) return exit_usage;
   return r.exit_code();
 }

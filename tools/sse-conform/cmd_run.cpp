@@ -85,6 +85,19 @@ std::optional<ssec::load_result<std::vector<conf::test_case>>> load_cases(const 
   return loaded;
 }
 
+// The HTML report's case links lead from the page's folder to the case files:
+// a case's file is named relative to the data directory (the default case
+// tree) or to the working directory (--cases as given).
+std::string html_link_prefix(const run_args& a) {
+  std::error_code root_ec, page_ec;
+  const fs::path root = fs::weakly_canonical(a.cases_dir.empty() ? ssec::data_dir() : fs::current_path(), root_ec);
+  const fs::path page = a.html == "-" ? fs::current_path() : fs::absolute(a.html).parent_path();
+  const fs::path rel = root.lexically_relative(fs::weakly_canonical(page, page_ec));
+  if (root_ec) return {};
+  if (page_ec || rel.empty()) return root.generic_string() + "/";
+  return rel == "." ? std::string() : rel.generic_string() + "/";
+}
+
 // --matrix-from takes `run --json` reports and result-line files (what
 // `serve --browser-results` writes); the latter become reports of the same
 // shape first (reports_from_result_lines), so the matrix reads one shape.
@@ -217,29 +230,15 @@ int run(const run_args& a) {
     base = std::move(loaded_base).value();
   }
 
+  // A bar on a terminal, a line every few seconds elsewhere (a CI log).
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  const bool progress_bar = !a.no_progress && terminal && selected.size() > 20;
   h::progress_callback progress;
-  if (!a.no_progress && !terminal && a.progress_s > 0) {
-    // Not a terminal (a CI log): a line every few seconds instead of a bar.
-    const auto start = std::chrono::steady_clock::now();
-    auto ticker = std::make_shared<h::progress_ticker>(a.progress_s);
-    ticker->due(0);  // nothing to say at the start
+  if (!a.no_progress && (terminal ? selected.size() > 20 : a.progress_s > 0)) {
+    auto printer = std::make_shared<h::progress_printer>(std::cerr, "run", terminal, a.progress_s);
     auto failed = std::make_shared<std::size_t>(0);
-    progress = [start, ticker, failed, strict = a.strict](std::size_t done, std::size_t total,
-                                                          const h::case_result& r) {
+    progress = [printer, failed, strict = a.strict](std::size_t done, std::size_t total, const h::case_result& r) {
       *failed += h::counts_as_failure(r, strict);
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (done < total && ticker->due(elapsed)) {
-        std::cerr << h::progress_line(done, total, *failed, elapsed) << std::endl;
-      }
-    };
-  } else if (progress_bar) {
-    progress = [](std::size_t done, std::size_t total, const h::case_result&) {
-      constexpr std::size_t width = 40;
-      const std::size_t filled = done * width / total;
-      std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done << "/" << total
-                << (done == total ? "\r\x1b[K" : "") << std::flush;
+      printer->update(done, total, *failed);
     };
   }
   h::run_result result =
@@ -259,7 +258,7 @@ int run(const run_args& a) {
   bool written = true;
   if (!a.json.empty()) written &= write_file(a.json, h::to_json_report(result, o).dump(2) + "\n");
   if (!a.junit.empty()) written &= write_file(a.junit, h::to_junit(result, o));
-  if (!a.html.empty()) written &= write_file(a.html, h::to_html(result, o));
+  if (!a.html.empty()) written &= write_file(a.html, h::to_html(result, o, html_link_prefix(a)));
   if (!a.write_baseline.empty()) written &= write_file(a.write_baseline, h::write_baseline(result.cases, o.strict));
   if (!written) return exit_usage;
   return h::exit_status(result, o);

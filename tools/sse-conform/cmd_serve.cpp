@@ -60,7 +60,7 @@ int run_serve(const serve_cli& o) {
     return exit_usage;
   }
   live::case_server& server = **started;
-  std::cout << "sse-conform serve: " << count << " cases at " << server.base_url()
+  std::cout << "sse-conform serve: " << counted(count, "case") << " at " << server.base_url()
             << "/  (browser page: " << server.base_url() << "/browser)" << std::endl;
   std::signal(SIGINT, [](int) { interrupted = 1; });
   std::signal(SIGTERM, [](int) { interrupted = 1; });

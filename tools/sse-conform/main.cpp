@@ -13,7 +13,8 @@
 #include "ssec/versions.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"sse-conform: Server-Sent Events conformance suite and reference parser"};
+  // Named, so every usage line says `sse-conform`, not the path it was run by.
+  CLI::App app{"sse-conform: Server-Sent Events conformance suite and reference parser", "sse-conform"};
   app.require_subcommand(1);
   // The tool, the built-in catalogs and the case set (tools/docs/cli.md, "Versions").
   app.set_version_flag(
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
                     << ssec::cli::did_you_mean(argv[2], names) << "\n";
           return ssec::cli::exit_usage;
         }
-        std::cout << sub->help();
+        std::cout << sub->help(app.get_name());
         return ssec::cli::exit_ok;
       }
       std::cout << app.help();

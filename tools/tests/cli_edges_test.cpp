@@ -5,6 +5,7 @@
 // tool's own limits and samples, plurals, and progress off a terminal.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -91,9 +92,14 @@ TEST_F(cli_edges, help_and_mistyped_commands) {
   const auto h = run("help");
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("validate"), std::string::npos) << h.out;
+  // The usage line names the tool (not an empty name, nor the path it was run by).
+  EXPECT_NE(h.out.find("Usage: sse-conform [OPTIONS] SUBCOMMAND"), std::string::npos) << h.out;
   const auto hs = run("help parse");
   EXPECT_EQ(hs.status, 0);
   EXPECT_NE(hs.out.find("--chunk"), std::string::npos) << hs.out;
+  EXPECT_NE(hs.out.find("Usage: sse-conform parse "), std::string::npos) << hs.out;
+  const auto dash = run("parse --help");
+  EXPECT_NE(dash.out.find("Usage: sse-conform parse "), std::string::npos) << dash.out;
   const auto typo = run("pars x");
   EXPECT_EQ(typo.status, 2);
   EXPECT_NE(typo.err.find("did you mean 'parse'?"), std::string::npos) << typo.err;
@@ -157,6 +163,21 @@ TEST_F(cli_edges, plurals_are_right) {
   EXPECT_EQ(r.out.find("1 reads"), std::string::npos) << r.out;
   const auto v = run("validate --dialect agent one.sse");
   EXPECT_NE(v.out.find("1 frame,"), std::string::npos) << v.out;
+  // serve over a case tree of one case.
+  fs::create_directories(dir_ / "cases/ours");
+  write("cases/ours/one.yaml", R"(- id: A2B3
+  name: one event
+  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+  tags: [dispatch]
+  verdict: must
+  layer: wire
+  input: ["data: a\n\n"]
+  events: |
+    event type="message" data="a" last_id=""
+)");
+  const auto s = run("serve --cases cases --port 0 --duration-s 0.2");
+  EXPECT_EQ(s.status, 0) << s.out << s.err;
+  EXPECT_NE(s.out.find("sse-conform serve: 1 case at http://"), std::string::npos) << s.out << s.err;
 }
 
 // 16. The overall timeout is opt-in; the idle timeout is the default guard.
@@ -185,12 +206,60 @@ TEST_F(cli_edges, check_prints_findings_as_they_happen) {
   const std::string frame = "data: {\\\"type\\\":\\\"message_chunk\\\",\\\"stepId\\\":\\\"s1\\\"}\\n\\n";
   const auto r = run("check --dialect agent --progress-s 0.8 -", "(printf \"" + frame + "\"; sleep 1.2) | ");
   EXPECT_EQ(r.status, 1) << r.out << r.err;
-  const auto live = r.err.find("sse-conform check: as it arrives: frame 0, byte 0: AGENT-RUNID-PRESENT (must)");
+  // Numbered from 1, as the report numbers the same frame.
+  const auto live = r.err.find("sse-conform check: as it arrives: frame 1, byte 0: AGENT-RUNID-PRESENT (must)");
   const auto beat = r.err.find("still reading after");
   ASSERT_NE(live, std::string::npos) << r.err;
   ASSERT_NE(beat, std::string::npos) << r.err;
   EXPECT_LT(live, beat) << r.err;
-  EXPECT_NE(r.out.find("AGENT-RUNID-PRESENT"), std::string::npos) << r.out;  // and in the report
+  EXPECT_NE(r.out.find("frame 1, byte 0: AGENT-RUNID-PRESENT"), std::string::npos) << r.out;  // and in the report
+}
+
+// 1. `fuzz --json -`: the JSON alone on standard output, the text summary on stderr.
+TEST_F(cli_edges, fuzz_json_dash_is_one_json_document) {
+  const auto r = run("fuzz --impl \"'" + tool + "' adapter\" --max-execs 20 --budget 5 --no-progress --json - --out f");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j.value("fuzz_format", 0), 1);
+  EXPECT_NE(r.err.find("sse-conform fuzz: "), std::string::npos) << r.err;
+}
+
+// The HTML report's case links lead to the case files from wherever the page
+// is written (here: a folder outside the repository, the cases in the source tree).
+TEST_F(cli_edges, html_case_links_resolve_from_the_pages_folder) {
+  fs::create_directories(dir_ / "reports");
+  const auto r = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --no-progress --html reports/r.html");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir_ / "reports/r.html");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(page, m, std::regex("<a href=\"([^\"#]*/bom\\.yaml)#L[0-9]+\">"))) << page;
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "reports" / m[1].str())) << m[1];
+}
+
+// B. `cases --check` prints progress off a terminal too: done/total, failures, time left.
+TEST_F(cli_edges, cases_check_prints_progress_lines) {
+  const auto r = run("cases --check --chunkings whole --progress-s 0.001");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("cases --check: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" cases, 0 failed, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" s left"), std::string::npos) << r.err;
+  const auto quiet = run("cases --check --chunkings whole --progress-s 0.001 --no-progress");
+  EXPECT_EQ(quiet.err.find("cases --check: "), std::string::npos) << quiet.err;
+}
+
+// B. Colour on a terminal (script(1) gives the tool one), none under NO_COLOR.
+TEST_F(cli_edges, colour_on_a_terminal_unless_no_color) {
+  if (shell("command -v script").status != 0) GTEST_SKIP() << "script(1) is not installed";
+  for (const std::string cmd : {"validate --dialect agent ", "check --dialect agent --file "}) {
+    const std::string on_a_terminal =
+        "script -qec " + quote(quote(tool) + " " + cmd + quote(example.string())) + " /dev/null";
+    const auto c = shell(on_a_terminal, dir_);
+    EXPECT_NE(c.out.find("\x1b[33m"), std::string::npos) << cmd << c.out;  // SHOULD findings yellow
+    const auto n = shell("NO_COLOR=1 " + on_a_terminal, dir_);
+    EXPECT_NE(n.out.find("AGENT-STEPID-PRESENT"), std::string::npos) << cmd << n.out;
+    EXPECT_EQ(n.out.find('\x1b'), std::string::npos) << cmd << n.out;
+  }
 }
 
 // B. No colour when the output is not a terminal.

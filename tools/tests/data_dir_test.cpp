@@ -44,6 +44,15 @@ TEST_F(data_dir, every_subcommand_finds_the_source_tree_from_any_directory) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
 
+  // rules and explain read the cases that pin each rule.
+  r = sh(t + " rules --dialect agent");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("No such file"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("AGENT-DONE-LAST"), std::string::npos) << r.out;
+  r = sh(t + " explain AGENT-DONE-LAST");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("AGENT-DONE-LAST"), std::string::npos) << r.out;
+
   r = sh(t + " serve --port 0 --duration-s 0.3");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find(" cases at http://"), std::string::npos) << r.out << r.err;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness_fixture.hpp"
+#include "ssec/harness/progress.hpp"
 
 namespace {
 
@@ -457,6 +458,23 @@ TEST_F(harness, the_html_report_opens_on_the_verdict_and_the_failures) {
      "\">cases/basics.yaml:" + std::to_string(failed.c->where.line));
   at("<b>expected</b><pre>(no events)</pre>");
   EXPECT_EQ(page.find("<b>received</b><pre>(no events)</pre>"), std::string::npos);
+  // A page written elsewhere links through the prefix that leads back to the cases.
+  const std::string moved = h::to_html(r, {}, "../src/");
+  EXPECT_NE(moved.find("<a href=\"../src/cases/basics.yaml#L" + std::to_string(failed.c->where.line) +
+                       "\">cases/basics.yaml:"),
+            std::string::npos)
+      << moved;
+}
+
+// Progress: the CI-log line and the terminal bar say done/total, failures and
+// the time left (none before the first case or at the end), named by command.
+TEST(harness_units, progress_lines_and_bars_say_done_failed_and_time_left) {
+  EXPECT_EQ(h::progress_line(120, 1034, 3, 12.4), "run: 120/1034 cases, 3 failed, 12 s elapsed, about 94 s left");
+  EXPECT_EQ(h::progress_line(0, 10, 0, 1, "cases --check"), "cases --check: 0/10 cases, 0 failed, 1 s elapsed");
+  EXPECT_EQ(h::progress_line(10, 10, 1, 5), "run: 10/10 cases, 1 failed, 5 s elapsed");
+  EXPECT_EQ(h::progress_bar(5, 10, 2, 4, 10), "[#####     ] 5/10 cases, 2 failed, 4 s elapsed, about 4 s left");
+  EXPECT_EQ(h::progress_bar(10, 10, 0, 4, 4), "[####] 10/10 cases, 0 failed, 4 s elapsed");
+  EXPECT_EQ(h::progress_bar(0, 0, 0, 0, 4), "[####] 0/0 cases, 0 failed, 0 s elapsed");
 }
 
 // matrix_markdown's two parts, from three small reports: the README's keeps

@@ -39,8 +39,9 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
     out << "\n";
     for (const auto& f : i.findings) {
       out << "  " << conf::to_string(f.d.outcome) << "  " << f.d.fingerprint << "  (" << f.hits << " hit"
-          << (f.hits == 1 ? "" : "s") << "; shrunk " << f.original_bytes << " -> " << f.shrunk_bytes << " bytes in "
-          << f.shrunk_chunks << " chunk" << (f.shrunk_chunks == 1 ? "" : "s") << ")\n";
+          << (f.hits == 1 ? "" : "s") << "; shrunk " << f.original_bytes << " -> "
+          << ssec::counted(f.shrunk_bytes, "byte") << " in " << f.shrunk_chunks << " chunk"
+          << (f.shrunk_chunks == 1 ? "" : "s") << ")\n";
       out << "      input " << f.shrunk_escaped << "\n";
       for (const auto& line : brief_difference(f.d.first_difference)) out << "      " << line << "\n";
       out << "      " << f.file.string() << "\n";

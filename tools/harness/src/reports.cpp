@@ -376,12 +376,13 @@ int attention_rank(const case_result& c) {
 
 std::string or_no_events(const std::string& log) { return log.empty() ? "(no events)" : log; }
 
-void html_case_rows(std::ostringstream& h, const std::vector<const case_result*>& rows) {
+void html_case_rows(std::ostringstream& h, const std::vector<const case_result*>& rows, const std::string& prefix) {
   h << "<table><thead><tr><th>case</th><th>outcome</th><th>verdict</th><th>name / "
        "detail</th></tr></thead><tbody>\n";
   for (const auto* cp : rows) {
     const auto& c = *cp;
-    const std::string link = c.c->where.file + "#L" + std::to_string(c.c->where.line);
+    const std::string& file = c.c->where.file;
+    const std::string link = (file.starts_with("/") ? "" : prefix) + file + "#L" + std::to_string(c.c->where.line);
     h << "<tr id=\"" << xml_escape(c.path) << "\" class=\"" << to_string(c.outcome) << (c.stale ? " stale" : "")
       << "\"><td><a href=\"#" << xml_escape(c.path) << "\">" << xml_escape(c.path) << "</a></td><td class=\"o\">"
       << xml_escape(label(c)) << "</td><td>" << conf::to_string(c.c->verdict) << "</td><td>" << xml_escape(c.c->name)
@@ -403,7 +404,7 @@ void html_case_rows(std::ostringstream& h, const std::vector<const case_result*>
 
 }  // namespace
 
-std::string to_html(const run_result& r, const run_options& o) {
+std::string to_html(const run_result& r, const run_options& o, const std::string& link_prefix) {
   counts all;
   std::map<std::string, counts> per_layer;
   for (const auto& c : r.cases) {
@@ -451,11 +452,11 @@ summary{cursor:pointer;margin:.6em 0}
   h << "</tbody></table>\n";
   h << "<h2>Not passing (" << attention.size() << ")</h2>\n";
   if (attention.empty()) h << "<p>Every graded case passes.</p>\n";
-  else html_case_rows(h, attention);
+  else html_case_rows(h, attention, link_prefix);
   h << "<details class=\"passed\"><summary>Passed (" << passed.size() << "): show</summary>\n";
-  html_case_rows(h, passed);
+  html_case_rows(h, passed, link_prefix);
   h << "</details>\n<details class=\"skipped\"><summary>Skipped (" << skipped.size() << "): show</summary>\n";
-  html_case_rows(h, skipped);
+  html_case_rows(h, skipped, link_prefix);
   h << "</details>\n</body></html>\n";
   return h.str();
 }

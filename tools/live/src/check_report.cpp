@@ -157,8 +157,8 @@ std::string to_text(const check_report& r) {
     } else {
       out << "Last-Event-ID \"" << x.last_event_id << "\" -> ";
       if (x.status != 0) out << "HTTP " << x.status << ", ";
-      out << x.events << " events, " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict << " ("
-          << x.reason << ")\n";
+      out << counted(x.events, "event") << ", " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict
+          << " (" << x.reason << ")\n";
     }
   }
   out << src << ": " << (r.dialect.empty() ? "wire" : r.dialect) << ": " << counted(r.must + r.should, "finding")

@@ -6,6 +6,7 @@
 #include "check_internal.hpp"
 #include "sse/dialect/validator.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/text.hpp"
 
 namespace ssec::live {
 
@@ -106,7 +107,7 @@ void judge_resumption(const capture& first, const capture& second, const std::st
                 ": nothing newer, so resumption could not be observed (cut the first stream earlier with --max-events)";
   } else if (rr.replayed == 0) {
     rr.verdict = "resumed";
-    rr.reason = "the " + std::to_string(events2.size()) + " events after reconnecting with id " + in_quotes(sent_id) +
+    rr.reason = "the " + counted(events2.size(), "event") + " after reconnecting with id " + in_quotes(sent_id) +
                 " repeat none of the ids already received";
   } else if (first_with_id && *first_with_id == *first_replay && !ids1.empty() &&
              events2[*first_replay].id == ids1.front()) {
@@ -116,11 +117,12 @@ void judge_resumption(const capture& first, const capture& second, const std::st
     add(report, {"RESUME-IGNORED", "should", *first_replay, events2[*first_replay].offset,
                  "the server ignored Last-Event-ID: the reconnection replayed the stream from its start, so clients "
                  "see " +
-                     std::to_string(rr.replayed) + " events twice",
+                     counted(rr.replayed, "event") + " twice",
                  "events after id " + in_quotes(sent_id), "id " + in_quotes(events2[*first_replay].id) + " again", 1});
   } else {
     rr.verdict = "replayed";
-    rr.reason = std::to_string(rr.replayed) + " events after reconnecting repeat ids already received";
+    rr.reason = counted(rr.replayed, "event") + " after reconnecting " +
+                (rr.replayed == 1 ? "repeats an id" : "repeat ids") + " already received";
     add(report, {"RESUME-REPLAY", "should", *first_replay, events2[*first_replay].offset,
                  "the resumed stream repeats events the client already had (Last-Event-ID names the last one received)",
                  "events after id " + in_quotes(sent_id), "id " + in_quotes(events2[*first_replay].id) + " again", 1});

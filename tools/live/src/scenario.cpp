@@ -385,7 +385,7 @@ void check_expectations(const scenario_expect& x, const std::vector<typed_event>
     reported_missing.push_back(type);
     add({"SCENARIO-REQUIRED-TYPE", "must", std::nullopt, end_offset,
          "the request must produce a `" + type + "` event" + why, "at least one " + type,
-         "none in " + std::to_string(seen.size()) + " events", 0});
+         "none in " + counted(seen.size(), "event"), 0});
   };
   // sequence: greedy, so each type is matched at its earliest possible place.
   std::size_t pos = 0;

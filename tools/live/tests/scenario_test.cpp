@@ -273,6 +273,12 @@ TEST(scenario_expect, sequence_is_an_ordered_subsequence) {
   EXPECT_NE(missing.findings[0].message.find("`tool_started`"), std::string::npos);
   EXPECT_EQ(missing.findings[0].offset, 999u);  // the end of the stream: where it was still missing
   EXPECT_NE(missing.findings[1].message.find("`tool_completed`"), std::string::npos);
+  EXPECT_EQ(missing.findings[0].seen, "none in 2 events");
+  // One event is "1 event" (issue 15, item 17).
+  check_report lone;
+  ssec::live::check_expectations(x, typed({"done"}), lone);
+  ASSERT_FALSE(lone.findings.empty());
+  EXPECT_EQ(lone.findings[0].seen, "none in 1 event");
 }
 
 TEST(scenario_expect, includes_and_excludes) {

@@ -35,9 +35,11 @@ std::string to_junit(const run_result& r, const run_options& o);
 /// the per-layer table first, then the cases that did not pass (failures,
 /// errors, timeouts, stale baseline entries before the rest), then the passed
 /// and the skipped cases each in a closed <details> (hidden until opened).
-/// Each case names its file:line as a link to `<file>#L<line>` (the path as
-/// the case set names it, relative); an empty event log reads "(no events)".
-std::string to_html(const run_result& r, const run_options& o);
+/// Each case names its file:line as a link to `<link_prefix><file>#L<line>`
+/// (the path as the case set names it; the prefix, ending in `/` when not
+/// empty, leads from the page's folder to where that path starts, and is not
+/// put before an absolute path); an empty event log reads "(no events)".
+std::string to_html(const run_result& r, const run_options& o, const std::string& link_prefix = "");
 
 /// Which part of the matrix matrix_markdown() writes.
 enum class matrix_part {
