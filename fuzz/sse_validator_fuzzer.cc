@@ -125,7 +125,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     SSEC_FUZZ_CHECK(f.rule != nullptr);
     SSEC_FUZZ_CHECK(f.offset <= stream.size(), stream);
     SSEC_FUZZ_CHECK(f.frame <= first.frames);
-    SSEC_FUZZ_CHECK(!sse::dialect::to_json(f).empty());
+    const auto form = sse::dialect::to_json(f);  // the JSON form reports name the same rule and frame
+    SSEC_FUZZ_CHECK(form["rule"] == f.rule->id && form["frame"] == f.frame, form.dump());
   }
   return 0;
 }
