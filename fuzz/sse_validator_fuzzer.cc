@@ -3,10 +3,19 @@
 // build frames from the catalog's own event types and fields (so the rules
 // about pairing, ids and termination are reached), or raw frames, written as
 // a wire stream. Properties: no crash; findings are stable (the same stream
-// gives the same findings, also fed in one-byte chunks to the wire layer);
-// every finding names a rule and points inside the stream.
+// gives the same findings); every finding names a rule and points inside the
+// stream.
+//
+// Speed: the frames' JSON is written directly, the bytes nlohmann_json's
+// dump() gave when the harness built objects (members in key order, a
+// repeated key's last value), and the two reports are compared member by
+// member; building and dumping JSON was most of the harness's time
+// (tools/docs/benchmarks.md, target 1).
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fuzz_check.hpp"
 #include "fuzz_input.hpp"
@@ -16,23 +25,51 @@
 
 namespace {
 
-std::string findings_json(const sse::dialect::validation_report& r) {
-  nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  for (const auto& f : r.findings) all.push_back(sse::dialect::to_json(f));
-  return all.dump();
+// `s` as a JSON string, escaped as nlohmann_json's dump() escapes valid UTF-8.
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out.push_back(hex[(c >> 4) & 0xF]);
+          out.push_back(hex[c & 0xF]);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
 }
 
-// A JSON value chosen by the fuzzer: mostly the right shapes, sometimes not.
-nlohmann::json pick_value(ssec::fuzz::fuzz_input& in, std::string_view run_id) {
+// A JSON value chosen by the fuzzer, as text: mostly the right shapes, sometimes not.
+std::string pick_value(ssec::fuzz::fuzz_input& in, std::string_view run_id) {
   switch (in.byte() % 7) {
-    case 0: return std::string(run_id);
-    case 1: return "stp" + std::to_string(in.byte() % 3);
-    case 2: return in.byte() % 100;
-    case 3: return nlohmann::json::object({{"id", "call" + std::to_string(in.byte() % 3)}});
-    case 4: return nlohmann::json::array();
-    case 5: return nullptr;
-    default: return (in.byte() & 1) != 0;
+    case 0: return '"' + std::string(run_id) + '"';
+    case 1: return "\"stp" + std::to_string(in.byte() % 3) + '"';
+    case 2: return std::to_string(in.byte() % 100);
+    case 3: return "{\"id\":\"call" + std::to_string(in.byte() % 3) + "\"}";
+    case 4: return "[]";
+    case 5: return "null";
+    default: return (in.byte() & 1) != 0 ? "true" : "false";
   }
+}
+
+bool same_findings(const sse::dialect::validation_report& a, const sse::dialect::validation_report& b) {
+  return std::equal(a.findings.begin(), a.findings.end(), b.findings.begin(), b.findings.end(),
+                    [](const sse::dialect::finding& x, const sse::dialect::finding& y) {
+                      return x.rule == y.rule && x.frame == y.frame && x.offset == y.offset &&
+                             x.expected == y.expected && x.seen == y.seen;
+                    });
 }
 
 }  // namespace
@@ -45,6 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
 
   sse::writer writer;
   std::string stream;
+  std::vector<std::pair<std::string_view, std::string>> members;  // key, value as JSON text
   const std::string run_id = "run" + std::to_string(in.byte() % 2);
   for (int frames = 0; !in.empty() && frames < 64; ++frames) {
     sse::event e;
@@ -54,11 +92,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
       std::erase(e.data, '\r');
     } else {
       const auto& ev = dialect->events[in.byte() % dialect->events.size()];
-      nlohmann::json object{{"type", ev.type}};
+      members.clear();
+      members.emplace_back("type", std::string());
+      append_json_string(members.back().second, ev.type);
       for (const auto& field : ev.fields) {
-        if (in.byte() % 4 != 0) object[field.key] = pick_value(in, run_id);
+        if (in.byte() % 4 == 0) continue;
+        std::string value = pick_value(in, run_id);
+        const auto same =
+            std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == field.key; });
+        if (same != members.end()) same->second = std::move(value);
+        else members.emplace_back(field.key, std::move(value));
       }
-      e.data = object.dump();
+      std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      e.data.push_back('{');
+      for (const auto& [key, value] : members) {
+        if (e.data.size() > 1) e.data.push_back(',');
+        append_json_string(e.data, key);
+        e.data.push_back(':');
+        e.data += value;
+      }
+      e.data.push_back('}');
     }
     if (how & 0x80) e.type = "error";
     if (writer.write_event(stream, e) != sse::errc::ok) continue;
@@ -66,12 +119,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
 
   const auto first = sse::dialect::validate_stream(*dialect, stream);
   const auto second = sse::dialect::validate_stream(*dialect, stream);
-  SSEC_FUZZ_CHECK(findings_json(first) == findings_json(second), "findings must be stable");
+  SSEC_FUZZ_CHECK(same_findings(first, second), "findings must be stable");
   SSEC_FUZZ_CHECK(first.must + first.should == first.findings.size());
   for (const auto& f : first.findings) {
     SSEC_FUZZ_CHECK(f.rule != nullptr);
     SSEC_FUZZ_CHECK(f.offset <= stream.size(), stream);
     SSEC_FUZZ_CHECK(f.frame <= first.frames);
+    const auto form = sse::dialect::to_json(f);  // the JSON form reports name the same rule and frame
+    SSEC_FUZZ_CHECK(form["rule"] == f.rule->id && form["frame"] == f.frame, form.dump());
   }
   return 0;
 }

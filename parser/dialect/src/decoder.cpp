@@ -12,6 +12,11 @@
 #include <simdjson.h>
 
 #include "sse/dialect/decoder.hpp"
+#include "sse/utf8.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace sse::dialect {
 
@@ -163,6 +168,55 @@ struct value_access {
     return v;
   }
 
+  // A scalar read without a DOM (the flat-object path below), written into a
+  // default view in place: its members are stored one by one where the view
+  // lives, never into a temporary copied as a whole (a copy that reads back
+  // bytes just stored one at a time stalls the store buffer, and that was a
+  // quarter of the decoder's time). It has no node (origin none, as a default
+  // value_view): its JSON is made from the view's own members, and an integer
+  // is kept exactly in node_ (bytes 0-7: the int64 or uint64, as simdjson
+  // would hold it; byte 8: 1 for uint64).
+  static void set_string(value_view& v, std::string_view s) {
+    v.type_ = json_type::string;
+    v.string_ = s;
+  }
+  static void set_integer(value_view& v, std::uint64_t magnitude, bool negative) {
+    v.type_ = json_type::number;
+    v.integral_ = true;
+    const bool is_unsigned = !negative && magnitude > static_cast<std::uint64_t>(INT64_MAX);
+    if (is_unsigned) {
+      v.number_ = static_cast<double>(magnitude);
+      std::memcpy(v.node_.data(), &magnitude, sizeof magnitude);
+      v.node_[8] = 1;
+    } else {
+      const std::int64_t i = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+      v.number_ = static_cast<double>(i);
+      std::memcpy(v.node_.data(), &i, sizeof i);
+    }
+  }
+  static void set_boolean(value_view& v, bool b) {
+    v.type_ = json_type::boolean;
+    v.boolean_ = b;
+  }
+  // The JSON of a view without a node: a scalar above, or a default view (null).
+  static nlohmann::json scalar_json(const value_view& v) {
+    switch (v.type_) {
+      case json_type::string: return std::string(v.string_);
+      case json_type::boolean: return v.boolean_;
+      case json_type::number: {
+        if (v.node_[8] == 1) {
+          std::uint64_t u = 0;
+          std::memcpy(&u, v.node_.data(), sizeof u);
+          return u;
+        }
+        std::int64_t i = 0;
+        std::memcpy(&i, v.node_.data(), sizeof i);
+        return i;
+      }
+      default: return nullptr;
+    }
+  }
+
   static element simd(const value_view& v) {
     element e;
     std::memcpy(&e, v.node_.data(), sizeof e);
@@ -209,7 +263,7 @@ std::vector<std::pair<std::string_view, value_view>> value_view::members() const
 nlohmann::json value_view::to_json() const {
   if (value_access::from_simdjson(*this)) return convert(value_access::simd(*this));
   if (value_access::from_json(*this)) return *value_access::json(*this);
-  return nullptr;
+  return value_access::scalar_json(*this);
 }
 
 std::string_view to_string(event_kind k) noexcept {
@@ -229,6 +283,198 @@ const field_view* event_view::find(std::string_view key) const noexcept {
   return nullptr;
 }
 
+namespace {
+
+// Most frames of a stream are flat objects: every member a string, an
+// integer, true, false or null (`{"type":"message_chunk","content":"Hi",...}`).
+// Such a frame is read here in one pass, without a DOM: the members come out
+// as the DOM path would give them, strings as views into the frame (or, when
+// escaped, into a buffer of the decoder). Anything else, or anything in doubt
+// (nested values, fractions and exponents, -0, integers beyond 64 bits, \u
+// escapes, escaped keys, malformed text) makes read() return false, and the
+// DOM path decides: so both paths agree by construction, and this one only
+// ever says yes to what simdjson reads the same way.
+class flat_object_reader {
+ public:
+  using members_t = std::vector<std::pair<std::string_view, value_view>>;
+
+  // `members` is cleared and filled; on false its content is unspecified.
+  bool read(std::string_view data, members_t& members) {
+    members.clear();
+    escaped_used_ = 0;
+    escaped_ready_ = false;
+    high_ = false;
+    const char* p = data.data();
+    const char* const end = p + data.size();
+    p = skip_space(p, end);
+    if (p == end || *p != '{') return false;
+    p = skip_space(p + 1, end);
+    if (p != end && *p == '}') {
+      p = skip_space(p + 1, end);
+      return p == end && utf8_ok(data);
+    }
+    while (true) {
+      if (p == end || *p != '"') return false;
+      std::string_view key;
+      p = read_string(p + 1, end, key, false);
+      if (p == nullptr) return false;
+      p = skip_space(p, end);
+      if (p == end || *p != ':') return false;
+      p = skip_space(p + 1, end);
+      if (p == end) return false;
+      members.emplace_back(key, value_view{});
+      p = read_scalar(p, end, members.back().second);
+      if (p == nullptr) return false;
+      p = skip_space(p, end);
+      if (p == end) return false;
+      if (*p == '}') break;
+      if (*p != ',') return false;
+      p = skip_space(p + 1, end);
+    }
+    p = skip_space(p + 1, end);
+    return p == end && utf8_ok(data);
+  }
+
+ private:
+  static const char* skip_space(const char* p, const char* end) noexcept {
+    while (p != end && json_space(*p)) ++p;
+    return p;
+  }
+
+  // The UTF-8 the DOM path validates: frames from the wire parser are valid
+  // already; other callers' bytes are checked when a string held a high byte
+  // (outside strings, a high byte is malformed JSON and was refused).
+  bool utf8_ok(std::string_view data) const noexcept { return !high_ || sse::utf8::is_valid(data); }
+
+  // The first '"', '\\' or control character (< 0x20) in [p, end), or end;
+  // notes a byte >= 0x80 passed on the way.
+  const char* string_stop(const char* p, const char* end) noexcept {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i control_max = _mm_set1_epi8(0x1F);
+    while (end - p >= 16) {
+      const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(block, control_max), control_max);
+      const auto stop = static_cast<unsigned>(_mm_movemask_epi8(
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)), control)));
+      const auto high = static_cast<unsigned>(_mm_movemask_epi8(block));
+      if (stop != 0) {
+        const int at = __builtin_ctz(stop);
+        high_ |= (high & ((1u << at) - 1u)) != 0;
+        return p + at;
+      }
+      high_ |= high != 0;
+      p += 16;
+    }
+#endif
+    for (; p != end; ++p) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c == '"' || c == '\\' || c < 0x20) return p;
+      high_ |= c >= 0x80;
+    }
+    return p;
+  }
+
+  // A string's body from `p` (just past its opening quote): the position
+  // after its closing quote, or nullptr.
+  const char* read_string(const char* p, const char* end, std::string_view& out, bool escapes_allowed) {
+    const char* const start = p;
+    p = string_stop(p, end);
+    if (p == end) return nullptr;
+    if (*p == '"') {
+      out = std::string_view(start, static_cast<std::size_t>(p - start));
+      return p + 1;
+    }
+    if (*p != '\\' || !escapes_allowed) return nullptr;
+    // Unescaped into escaped_, sized once per frame to the frame (a string
+    // never grows by unescaping), so earlier views into it stay valid.
+    if (!escaped_ready_) {
+      if (escaped_.size() < static_cast<std::size_t>(end - start))
+        escaped_.resize(static_cast<std::size_t>(end - start));
+      escaped_ready_ = true;
+    }
+    char* const first = escaped_.data() + escaped_used_;
+    char* w = first;
+    const char* segment = start;
+    while (true) {
+      std::memcpy(w, segment, static_cast<std::size_t>(p - segment));
+      w += p - segment;
+      if (*p == '"') break;
+      if (*p != '\\' || end - p < 2) return nullptr;
+      switch (p[1]) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '/': *w++ = '/'; break;
+        case 'b': *w++ = '\b'; break;
+        case 'f': *w++ = '\f'; break;
+        case 'n': *w++ = '\n'; break;
+        case 'r': *w++ = '\r'; break;
+        case 't': *w++ = '\t'; break;
+        default: return nullptr;  // \u (surrogates are the DOM's business) or not an escape
+      }
+      segment = p + 2;
+      p = string_stop(segment, end);
+      if (p == end) return nullptr;
+    }
+    out = std::string_view(first, static_cast<std::size_t>(w - first));
+    escaped_used_ += static_cast<std::size_t>(w - first);
+    return p + 1;
+  }
+
+  // A string, an integer, true, false or null at `p`: the position after it, or nullptr.
+  const char* read_scalar(const char* p, const char* end, value_view& out) {
+    const auto literal = [&](std::string_view word) {
+      return static_cast<std::size_t>(end - p) >= word.size() && std::string_view(p, word.size()) == word;
+    };
+    switch (*p) {
+      case '"': {
+        std::string_view s;
+        p = read_string(p + 1, end, s, true);
+        value_access::set_string(out, s);
+        return p;
+      }
+      case 't':
+        if (!literal("true")) return nullptr;
+        value_access::set_boolean(out, true);
+        return p + 4;
+      case 'f':
+        if (!literal("false")) return nullptr;
+        value_access::set_boolean(out, false);
+        return p + 5;
+      case 'n':
+        if (!literal("null")) return nullptr;
+        return p + 4;
+      default: break;
+    }
+    const bool negative = *p == '-';
+    if (negative) ++p;
+    if (p == end || *p < '0' || *p > '9') return nullptr;
+    std::uint64_t magnitude = 0;
+    if (*p == '0') {
+      ++p;  // a leading zero stands alone
+    } else {
+      while (p != end && *p >= '0' && *p <= '9') {
+        const auto d = static_cast<std::uint64_t>(*p - '0');
+        if (magnitude > (UINT64_MAX - d) / 10) return nullptr;  // beyond 64 bits: the DOM path's fallback
+        magnitude = magnitude * 10 + d;
+        ++p;
+      }
+    }
+    if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return nullptr;  // a fraction or exponent
+    if (negative && (magnitude == 0 || magnitude > static_cast<std::uint64_t>(INT64_MAX) + 1)) return nullptr;
+    value_access::set_integer(out, magnitude, negative);
+    return p;
+  }
+
+  std::string escaped_;
+  std::size_t escaped_used_ = 0;
+  bool escaped_ready_ = false;
+  bool high_ = false;
+};
+
+}  // namespace
+
 struct decoder::impl {
   explicit impl(const dialect_spec& d) : dialect(&d) {}
 
@@ -236,6 +482,7 @@ struct decoder::impl {
   simdjson::dom::parser parser;
   std::string padded;       // the frame copied with simdjson's padding
   nlohmann::json fallback;  // the frame, when only nlohmann_json can read it
+  flat_object_reader flat;  // most frames: no DOM at all
   std::vector<std::pair<std::string_view, value_view>> members;
   std::unordered_map<std::string_view, std::size_t> member_index;  // large objects only
   std::vector<field_view> fields;
@@ -255,6 +502,8 @@ struct decoder::impl {
     std::size_t first = 0;
     while (first < data.size() && json_space(data[first])) ++first;
     if (first == data.size() || data[first] != '{') return false;
+    if (flat.read(data, members)) return true;
+    members.clear();
 
     padded.assign(data);
     padded.resize(data.size() + simdjson::SIMDJSON_PADDING);
@@ -276,9 +525,17 @@ struct decoder::impl {
     return true;
   }
 
+  // Keys are short and differ early: the first byte settles most comparisons
+  // without a call to memcmp.
+  static bool same_key(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && (a.empty() || (a.front() == b.front() && a == b));
+  }
+
   const field_spec* declared(const event_spec* spec, std::string_view key) const {
-    if (spec != nullptr) return spec->field(key);
-    return dialect->envelope_field(key);
+    for (const auto& f : spec != nullptr ? spec->fields : dialect->envelope) {
+      if (same_key(f.key, key)) return &f;
+    }
+    return nullptr;
   }
 
   // members -> fields: one entry per key (first position, last value), then defaults.
@@ -294,14 +551,17 @@ struct decoder::impl {
         if (!inserted) at = it->second;
       } else {
         for (std::size_t i = 0; i < fields.size(); ++i) {
-          if (fields[i].key == key) {
+          if (same_key(fields[i].key, key)) {
             at = i;
             break;
           }
         }
       }
       if (at == fields.size()) {
-        fields.push_back(field_view{key, value, false, declared(spec, key)});
+        field_view& f = fields.emplace_back();
+        f.key = key;
+        f.value = value;
+        f.spec = declared(spec, key);
       } else {
         fields[at].value = value;
         duplicates = true;
@@ -312,7 +572,7 @@ struct decoder::impl {
     for (const auto& f : spec->fields) {
       if (!f.default_value) continue;
       const bool present =
-          std::any_of(fields.begin(), fields.end(), [&](const field_view& v) { return v.key == f.key; });
+          std::any_of(fields.begin(), fields.end(), [&](const field_view& v) { return same_key(v.key, f.key); });
       if (!present) fields.push_back(field_view{f.key, value_access::of(*f.default_value), true, &f});
     }
   }

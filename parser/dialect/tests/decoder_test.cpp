@@ -403,6 +403,128 @@ TEST(decoder, json_edge_cases) {
 }
 
 // ---------------------------------------------------------------------------
+// Flat objects (every member a string, an integer, true, false or null) are
+// read without a DOM; everything else goes through simdjson. Both must give
+// what a JSON parser gives: the members, their values and their number class.
+// The expectations come from nlohmann_json, an independent parser, on frames
+// of an undeclared type (so no defaults are added).
+
+// The fields of `data` decoded as an unknown agent event, as JSON text, or
+// "plain_text".
+std::string fields_text(sse::dialect::decoder& dec, std::string_view data) {
+  const event e = sse::dialect::to_event(dec.decode({data}));
+  if (e.kind == event_kind::plain_text) return "plain_text";
+  return e.fields.dump();
+}
+
+// What a JSON parser makes of `data`: its dump when it is an object with a
+// string `type`, else "plain_text".
+std::string expected_text(std::string_view data) {
+  const json j = json::parse(data, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) return "plain_text";
+  return j.dump();
+}
+
+TEST(decoder, flat_objects_decode_as_a_json_parser_reads_them) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const std::vector<std::string> frames = {
+      R"({"type":"zz","a":"x"})",
+      R"({"type":"zz"})",
+      R"( { "type" : "zz" , "a" : 1 , "b" : -1 } )",
+      "{\"type\":\"zz\",\t\"a\":\r\n\"x\"}\n",
+      R"({"type":"zz","s":"tab\tquote\" slash\/ back\\ nl\n cr\r bs\b ff\f"})",
+      R"({"type":"zz","s":"\"","t":"\\\\","u":""})",
+      R"({"type":"zz","a":"one\\two","b":"three\"four","c":"plain"})",
+      R"({"type":"zz","u":"\u00e9\ud83d\ude00","k":"x"})",
+      R"({"t\u0079pe":"zz","a":1})",
+      R"({"type":"zz","n":0,"m":-0,"big":9223372036854775807,"neg":-9223372036854775808})",
+      R"({"type":"zz","u":9223372036854775808,"max":18446744073709551615})",
+      R"({"type":"zz","over":18446744073709551616})",
+      R"({"type":"zz","under":-9223372036854775809})",
+      R"({"type":"zz","f":1.5,"e":1e3,"E":2E-2,"z":0.0})",
+      R"({"type":"zz","t":true,"f":false,"n":null})",
+      R"({"type":"zz","a":1,"a":"two","type":"zz2"})",
+      R"({"type":"zz","nested":{"a":[1,2]}})",
+      "{\"type\":\"zz\",\"utf8\":\"caf\xC3\xA9 \xE4\xBD\xA0\xE5\xA5\xBD\"}",
+      R"({"type":7})",
+      R"({"a":"no type"})",
+      R"({})",
+      R"({"type":"zz",})",
+      R"({"type":"zz" "a":1})",
+      R"({"type":"zz","a":01})",
+      R"({"type":"zz","a":-})",
+      R"({"type":"zz","a":1.})",
+      R"({"type":"zz","a":tru})",
+      R"({"type":"zz","a":nul})",
+      R"({"type":"zz","a":"unterminated})",
+      R"({"type":"zz","a":"bad escape \q"})",
+      R"({"type":"zz","a":"short \u12"})",
+      R"({"type":"zz","a":"x"} trailing)",
+      R"({"type":"zz","a":"x"}})",
+      R"({"type":"zz","a":"x")",
+      R"({"type":"zz",)",
+      R"({"type")",
+      R"({)",
+      "{\"type\":\"zz\",\"ctl\":\"a\x01b\"}",
+      "{\"type\":\"zz\",\"nl\":\"a\nb\"}",
+      "{\"type\":\"zz\",\"a\":\"x\"}\x0B",
+      R"([{"type":"zz"}])",
+  };
+  for (const auto& f : frames) EXPECT_EQ(fields_text(dec, f), expected_text(f)) << f;
+}
+
+TEST(decoder, flat_strings_longer_than_a_vector_step) {
+  sse::dialect::decoder dec(dialect("agent"));
+  // Quotes, escapes and control characters at every position of 16- and 32-byte blocks.
+  for (std::size_t at = 0; at < 40; ++at) {
+    for (const std::string_view special : {"\\\"", "\\n", "\\\\", "\x01", "\"", "\xC3\xA9"}) {
+      std::string value(40, 'a');
+      value.insert(at, special);
+      const std::string data = R"({"type":"zz","pad":")" + std::string(at % 7, 'p') + R"(","v":")" + value + "\"}";
+      EXPECT_EQ(fields_text(dec, data), expected_text(data)) << data;
+    }
+  }
+}
+
+TEST(decoder, flat_views_of_escaped_strings_stay_valid_together) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const auto& v = dec.decode({R"({"type":"zz","a":"1\n2","b":"3\t4","c":"5\"6"})"});
+  ASSERT_EQ(v.kind, event_kind::unknown);
+  EXPECT_EQ(v.find("a")->value.as_string(), "1\n2");
+  EXPECT_EQ(v.find("b")->value.as_string(), "3\t4");
+  EXPECT_EQ(v.find("c")->value.as_string(), "5\"6");
+  EXPECT_EQ(v.find("a")->value.to_json(), json("1\n2"));
+  // A longer frame after a shorter one: the escape buffer grows without
+  // breaking the new frame's views.
+  const std::string long_value(300, 'x');
+  const std::string longer = R"({"type":"zz","a":"\n)" + long_value + R"(","b":"\t"})";
+  const auto& w = dec.decode({longer});
+  EXPECT_EQ(w.find("a")->value.as_string(), "\n" + long_value);
+  EXPECT_EQ(w.find("b")->value.as_string(), "\t");
+}
+
+TEST(decoder, flat_invalid_utf8_is_plain_text) {
+  sse::dialect::decoder dec(dialect("agent"));
+  EXPECT_EQ(dec.decode({"{\"type\":\"zz\",\"a\":\"\xC3\"}"}).kind, event_kind::plain_text);
+  EXPECT_EQ(dec.decode({"{\"type\":\"zz\",\"a\":\"\xED\xA0\x80\"}"}).kind, event_kind::plain_text);
+  EXPECT_EQ(dec.decode({"{\"type\":\"zz\",\"a\":\"\xC3\xA9\"}"}).kind, event_kind::unknown);
+}
+
+TEST(decoder, flat_numbers_keep_their_class) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const event e = sse::dialect::to_event(
+      dec.decode({R"({"type":"zz","i":-3,"p":3,"u":18446744073709551615,"m":9223372036854775807})"}));
+  EXPECT_TRUE(e.fields["i"].is_number_integer());
+  EXPECT_EQ(e.fields["i"].get<std::int64_t>(), -3);
+  EXPECT_TRUE(e.fields["p"].is_number_integer());
+  EXPECT_EQ(e.fields["u"].get<std::uint64_t>(), 18446744073709551615ULL);
+  EXPECT_EQ(e.fields["m"].get<std::int64_t>(), 9223372036854775807LL);
+  const auto& v = dec.decode({R"({"type":"zz","i":-3})"});
+  EXPECT_TRUE(v.find("i")->value.is_integral());
+  EXPECT_EQ(v.find("i")->value.as_number(), -3);
+}
+
+// ---------------------------------------------------------------------------
 // The view API.
 
 TEST(decoder, view_api) {
