@@ -91,7 +91,8 @@ int run_adapter(const conformance::contract_source& source) {
   if (!contract) return exit_usage;
   std::ios::sync_with_stdio(false);
   // Pipelined requests (max_in_flight): every complete line read so far is
-  // answered, then the answers go out together, so a partial request still
+  // answered in order, each answer written as soon as it is made (the
+  // harness grades it while the next is computed); a partial request still
   // arriving never holds back the answers before it.
   std::string buffer;
   std::size_t scanned = 0;  // buffer[0, scanned) holds no LF
@@ -114,7 +115,7 @@ int run_adapter(const conformance::contract_source& source) {
         std::cout << std::flush;
         return exit_ok;
       }
-      std::cout << dump_line(answer(request, *contract)) << '\n';
+      std::cout << dump_line(answer(request, *contract)) << '\n' << std::flush;
     }
     buffer.erase(0, from);
     scanned = buffer.size();

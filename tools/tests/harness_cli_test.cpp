@@ -444,12 +444,13 @@ TEST_F(harness, shards_cover_the_suite_once_and_their_reports_merge) {
     shell(h::shell_quote(tool) + " run" + impl + cases + " --shard " + n + "/2 --json " + out + n + ".json >/dev/null");
     EXPECT_EQ(nlohmann::json::parse(read_text(out + n + ".json"))["options"]["shard"], n + "/2");
   }
-  const std::string matrix = h::shell_quote(tool) + " run --cases " + h::shell_quote((dir_ / "cases").string()) +
-                             " --matrix-from ";
+  const std::string matrix =
+      h::shell_quote(tool) + " run --cases " + h::shell_quote((dir_ / "cases").string()) + " --matrix-from ";
   EXPECT_EQ(shell(matrix + out + "-all.json --matrix-out " + out + "-all.md"), 0);
   EXPECT_EQ(shell(matrix + out + "2.json " + out + "1.json --matrix-out " + out + "-merged.md"), 0);
   EXPECT_EQ(read_text(out + "-merged.md"), read_text(out + "-all.md"));
-  EXPECT_NE(read_text(out + "-merged.md").find("| **wire** | 3/4 |"), std::string::npos) << read_text(out + "-merged.md");
+  EXPECT_NE(read_text(out + "-merged.md").find("| **wire** | 3/4 |"), std::string::npos)
+      << read_text(out + "-merged.md");
   // One shard missing, or given twice: a usage error, never a silently short column.
   EXPECT_EQ(shell(matrix + out + "1.json --matrix-out /dev/null 2>/dev/null"), 2);
   EXPECT_EQ(shell(matrix + out + "1.json " + out + "1.json " + out + "2.json --matrix-out /dev/null 2>/dev/null"), 2);
@@ -467,7 +468,8 @@ TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_inte
   fs::remove(hung);
   const std::string adapter = "echo $$ >> " + h::shell_quote(pids.string()) + "; trap '' TERM INT HUP; exec " +
                               broken("hang", "--on G7H8 --record " + h::shell_quote(hung.string()));
-  const std::string command = h::shell_quote(tool) + " run --no-progress --chunkings whole --timeout-ms 600000 --cases " +
+  const std::string command = h::shell_quote(tool) +
+                              " run --no-progress --chunkings whole --timeout-ms 600000 --cases " +
                               h::shell_quote((dir_ / "cases").string()) + " --impl " + h::shell_quote(adapter) +
                               " --json " + out + ".json --junit " + out + ".xml > " + out + ".txt 2>&1";
   const pid_t run = ::fork();
@@ -501,8 +503,8 @@ TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_inte
     pid_t ppid = 0, pgrp = 0;
     fields >> state >> ppid >> pgrp;
     for (const pid_t g : pgids) {
-      EXPECT_FALSE(pgrp == g && state != 'Z') << "process " << entry.path().filename() << " of adapter group " << g
-                                              << " is still running";
+      EXPECT_FALSE(pgrp == g && state != 'Z')
+          << "process " << entry.path().filename() << " of adapter group " << g << " is still running";
     }
   }
 
@@ -513,8 +515,7 @@ TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_inte
   EXPECT_EQ(report["totals"]["pass"], 3);
   EXPECT_EQ(report["exit"], 128 + SIGTERM);
   EXPECT_NE(read_text(out + ".xml").find("interrupted=\"SIGTERM\""), std::string::npos);
-  EXPECT_NE(read_text(out + ".txt").find("INTERRUPTED by SIGTERM: 3 of 4 selected cases finished"),
-            std::string::npos)
+  EXPECT_NE(read_text(out + ".txt").find("INTERRUPTED by SIGTERM: 3 of 4 selected cases finished"), std::string::npos)
       << read_text(out + ".txt");
 }
 

@@ -255,6 +255,17 @@ exchange adapter_process::next_line(std::chrono::milliseconds timeout) {
   }
   const auto deadline = clock::now() + timeout;
   for (;;) {
+    if (out_written_ < out_.size()) {
+      // Keep the child fed even while answers are already here (the pipe is
+      // non-blocking: this writes what fits, at once), so that it works on
+      // the next requests while the caller grades this answer.
+      const ssize_t n = ::write(to_child_, out_.data() + out_written_, out_.size() - out_written_);
+      if (n > 0) out_written_ += static_cast<std::size_t>(n);
+      if (out_written_ == out_.size()) {
+        out_.clear();
+        out_written_ = 0;
+      }
+    }
     if (const auto lf = pending_.find('\n', scanned_); lf != std::string::npos) {
       result.status = exchange_status::ok;
       result.line = pending_.substr(0, lf);

@@ -571,8 +571,8 @@ result<std::vector<nlohmann::json>> merge_shard_reports(std::vector<nlohmann::js
     const auto part = shard_from_string(shard);
     if (!part) return error{"a report's options.shard: " + part.error().message};
     const json adapter = r.value("adapter", json::object());
-    const std::string key = adapter.value("command", "") + "\n" + adapter.value("name", "") + "\n" +
-                            adapter.value("version", "");
+    const std::string key =
+        adapter.value("command", "") + "\n" + adapter.value("name", "") + "\n" + adapter.value("version", "");
     const std::string who = adapter.value("name", "?") + " (" + adapter.value("command", "") + ")";
     if (count_of.contains(key) && count_of[key] != part->count) {
       return error{"shards of " + who + " split into different numbers of parts"};
@@ -603,8 +603,8 @@ result<std::vector<nlohmann::json>> merge_shard_reports(std::vector<nlohmann::js
   for (const auto& [key, parts] : seen) {
     if (parts.size() != count_of[key]) {
       const std::string who = key.substr(key.find('\n') + 1, key.rfind('\n') - key.find('\n') - 1);
-      return error{"only " + std::to_string(parts.size()) + " of the " + std::to_string(count_of[key]) +
-                   " shards of " + who + " are given"};
+      return error{"only " + std::to_string(parts.size()) + " of the " + std::to_string(count_of[key]) + " shards of " +
+                   who + " are given"};
     }
   }
   // The merged reports: cases in case-file order (as an unsharded run lists

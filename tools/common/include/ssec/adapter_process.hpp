@@ -108,11 +108,11 @@ class adapter_process {
   int to_child_ = -1;
   int from_child_ = -1;
   int child_err_ = -1;
-  std::string pending_;  // bytes read past the last answer line
+  std::string pending_;      // bytes read past the last answer line
   std::size_t scanned_ = 0;  // pending_[0, scanned_) holds no LF
   std::string out_;          // queued request bytes; out_[0, out_written_) are written
   std::size_t out_written_ = 0;
-  std::string stderr_;   // ring of the last stderr bytes
+  std::string stderr_;  // ring of the last stderr bytes
   int starts_ = 0;
 };
 

@@ -164,8 +164,8 @@ struct run_result {
   adapter_info adapter;
   std::vector<case_result> cases;  ///< In selection order, whatever `jobs`; only the finished ones when interrupted.
   double seconds = 0;
-  int interrupted_by = 0;      ///< The signal that stopped the run (run_options::interrupt), 0 if none.
-  std::size_t selected = 0;    ///< How many cases were selected (more than `cases` when interrupted).
+  int interrupted_by = 0;    ///< The signal that stopped the run (run_options::interrupt), 0 if none.
+  std::size_t selected = 0;  ///< How many cases were selected (more than `cases` when interrupted).
 };
 
 /// Called after each case (from worker threads, serialized by the engine).
