@@ -121,7 +121,7 @@ result<conf::chunking> chunking_from_name(std::string_view name) {
 }
 
 result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout) {
-  const auto fail = [&](std::string reason) -> result<adapter_info> {
+  const auto fail = [&](const std::string& reason) -> result<adapter_info> {
     const std::string tail = proc.stderr_tail();
     return error{reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail)};
   };
