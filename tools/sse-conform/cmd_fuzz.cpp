@@ -39,6 +39,7 @@ struct fuzz_args {
   double shrink_seconds = 10;
   double progress_s = 10;
   bool no_progress = false;
+  std::string shard;
   conformance::contract_source contract;
 };
 
@@ -114,6 +115,14 @@ int fuzz(const fuzz_args& a) {
   o.budget_seconds = a.budget;
   o.seed = a.seed;
   o.max_execs = a.max_execs;
+  if (!a.shard.empty()) {
+    const auto part = harness::shard_from_string(a.shard);
+    if (!part) {
+      std::cerr << "sse-conform fuzz: --shard: " << part.error().message << "\n";
+      return exit_usage;
+    }
+    o.shard = *part;
+  }
   o.out_dir = a.out;
   o.jobs = a.jobs;
   o.timeout = std::chrono::milliseconds(a.timeout_ms);
@@ -159,6 +168,9 @@ void add_fuzz_command(CLI::App& app, int& code) {
       ->capture_default_str();
   cmd->add_option("--max-execs", args->max_execs, "Stop after this many samples (0: the budget alone)")
       ->capture_default_str();
+  cmd->add_option("--shard", args->shard,
+                  "Run part K of N (e.g. 2/4) of the samples: those whose index i has i mod N == K-1; with "
+                  "--max-execs the N shards of one seed run the unsharded samples exactly once");
   cmd->add_option("--out", args->out,
                   "Write each finding here as <fingerprint>.yaml (a subfolder per --impl when "
                   "several)")

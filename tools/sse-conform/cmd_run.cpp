@@ -23,6 +23,7 @@
 #include "ssec/harness/progress.hpp"
 #include "ssec/harness/reports.hpp"
 #include "ssec/harness/service.hpp"
+#include "ssec/interrupt.hpp"
 
 namespace ssec::cli {
 namespace {
@@ -53,6 +54,8 @@ struct run_args {
   std::vector<std::string> matrix_from;
   std::string matrix_out, matrix_links;
   std::string matrix_part = "full";
+  std::string shard;
+  std::size_t max_in_flight = h::run_options{}.max_in_flight;
 };
 
 std::string self_path() {
@@ -130,6 +133,13 @@ int run_matrix(const run_args& a) {
     }
     for (const auto& r : *from_lines) reports.push_back(nlohmann::json::parse(r.dump()));
   }
+  // Shards of one run (`--shard K/N`) become one column again.
+  const auto merged = h::merge_shard_reports(std::move(reports));
+  if (!merged) {
+    std::cerr << "sse-conform run: --matrix-from: " << merged.error().message << "\n";
+    return exit_usage;
+  }
+  reports = *merged;
   const std::string md = h::matrix_markdown(reports, a.matrix_links,
                                             a.matrix_part == "readme" ? h::matrix_part::readme : h::matrix_part::full);
   if (a.matrix_out.empty() || a.matrix_out == "-") std::cout << md;
@@ -154,7 +164,16 @@ int run(const run_args& a) {
       return exit_usage;
     }
   }
-  const auto selected = h::select_cases(loaded.value, h::selection{a.layers, a.run, a.skip, a.filter});
+  std::optional<h::shard> part;
+  if (!a.shard.empty()) {
+    const auto parsed = h::shard_from_string(a.shard);
+    if (!parsed) {
+      std::cerr << "sse-conform run: --shard: " << parsed.error().message << "\n";
+      return exit_usage;
+    }
+    part = *parsed;
+  }
+  const auto selected = h::select_cases(loaded.value, h::selection{a.layers, a.run, a.skip, a.filter, part});
   if (a.list) {
     for (const auto* c : selected) std::cout << h::case_path(*c) << "  " << c->name << "\n";
     return exit_ok;
@@ -169,7 +188,8 @@ int run(const run_args& a) {
                  "--jobs, --chunkings, --chunking and --seed do not apply\n";
     return exit_usage;
   }
-  if (selected.empty()) {
+  // A shard may hold no case of a small selection: an empty report, not an error.
+  if (selected.empty() && !part) {
     std::cerr << "sse-conform run: no case matches the selection\n";
     return exit_usage;
   }
@@ -207,6 +227,8 @@ int run(const run_args& a) {
   o.strict = a.strict;
   o.require_all = a.require_all;
   o.max_answer_bytes = a.max_answer_bytes;
+  o.max_in_flight = a.max_in_flight;
+  if (part) o.shard = part->name();
   o.reproduce_prefix =
       h::shell_quote(self_path()) + " run " +
       (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
@@ -240,6 +262,13 @@ int run(const run_args& a) {
       *failed += h::counts_as_failure(r, strict);
       printer->update(done, total, *failed);
     };
+  }
+  // SIGINT, SIGTERM, SIGHUP: forwarded to the adapters, then the reports of
+  // what finished, marked interrupted, and exit 128 + the signal (run.md).
+  std::optional<interrupt_guard> guard;
+  if (o.service.empty()) {
+    guard.emplace();
+    o.interrupt = &guard->signal();
   }
   h::run_result result =
       o.service.empty() ? h::run_cases(selected, o, progress) : h::run_service(selected, o, progress);
@@ -315,6 +344,11 @@ void add_run_command(CLI::App& app, int& code) {
                   "Off a terminal (CI logs), a progress line on stderr this often (0 = none)")
       ->capture_default_str()
       ->check(at_least(0.0));
+  cmd->add_option("--shard", args->shard,
+                  "Run part K of N (e.g. 2/4): a stable split by case id; the N reports merge with --matrix-from");
+  cmd->add_option("--max-in-flight", args->max_in_flight,
+                  "Most requests in flight per adapter that declares max_in_flight (default 64; 1: one at a time)")
+      ->check(in_range<std::size_t>(1, 4096));
   cmd->add_option("--max-answer-bytes", args->max_answer_bytes, "Largest accepted answer line (default 64 MiB)")
       ->check(at_least<std::size_t>(1));
   cmd->add_option("--matrix-from", args->matrix_from,

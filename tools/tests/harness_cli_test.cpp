@@ -6,6 +6,8 @@
 // reference. The engine's own tests are in harness_test.cpp.
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "harness_fixture.hpp"
 #include "ssec/harness/progress.hpp"
 
@@ -405,6 +407,117 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
   EXPECT_EQ(shell(env + "BROWSER_RESULTS=/nonexistent bash " + script + " " + h::shell_quote(build) + " " + out +
                   "-sh2 >/dev/null 2>&1"),
             2);
+}
+
+// Issue 17, target 6: `--shard K/N` over the real case set: the N shards'
+// lists are the unsharded list, no case twice; their JSON reports merge
+// back into one column with --matrix-from, equal to the unsharded run's.
+TEST_F(harness, shards_cover_the_suite_once_and_their_reports_merge) {
+  const auto list = [](const std::string& extra) {
+    const std::string out = (fs::temp_directory_path() / ("ssec_shard_list_" + std::to_string(::getpid()))).string();
+    EXPECT_EQ(shell(h::shell_quote(tool) + " run --list" + extra + " > " + out), 0);
+    std::vector<std::string> ids;
+    std::istringstream lines(read_text(out));
+    for (std::string line; std::getline(lines, line);) ids.push_back(line.substr(0, line.find(' ')));
+    fs::remove(out);
+    return ids;
+  };
+  auto all = list("");
+  ASSERT_GT(all.size(), 1000u);
+  std::vector<std::string> together;
+  for (int k = 1; k <= 4; ++k) {
+    const auto part = list(" --shard " + std::to_string(k) + "/4");
+    EXPECT_GT(part.size(), all.size() / 8) << "shard " << k << " is far from a quarter";
+    together.insert(together.end(), part.begin(), part.end());
+  }
+  std::sort(all.begin(), all.end());
+  std::sort(together.begin(), together.end());
+  EXPECT_EQ(together, all);  // same set, and no case in two shards (a duplicate would show here)
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --list --shard 5/4 >/dev/null 2>&1"), 2);
+
+  // Reports: two shards of the small case set merge into the unsharded column.
+  const std::string cases = " --no-progress --chunkings whole --cases " + h::shell_quote((dir_ / "cases").string());
+  const std::string out = (dir_ / "shard").string();
+  const std::string impl = " --impl " + h::shell_quote(broken("wrong", "--on A2B3"));
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run" + impl + cases + " --json " + out + "-all.json >/dev/null"), 1);
+  for (int k = 1; k <= 2; ++k) {
+    const std::string n = std::to_string(k);
+    shell(h::shell_quote(tool) + " run" + impl + cases + " --shard " + n + "/2 --json " + out + n + ".json >/dev/null");
+    EXPECT_EQ(nlohmann::json::parse(read_text(out + n + ".json"))["options"]["shard"], n + "/2");
+  }
+  const std::string matrix =
+      h::shell_quote(tool) + " run --cases " + h::shell_quote((dir_ / "cases").string()) + " --matrix-from ";
+  EXPECT_EQ(shell(matrix + out + "-all.json --matrix-out " + out + "-all.md"), 0);
+  EXPECT_EQ(shell(matrix + out + "2.json " + out + "1.json --matrix-out " + out + "-merged.md"), 0);
+  EXPECT_EQ(read_text(out + "-merged.md"), read_text(out + "-all.md"));
+  EXPECT_NE(read_text(out + "-merged.md").find("| **wire** | 3/4 |"), std::string::npos)
+      << read_text(out + "-merged.md");
+  // One shard missing, or given twice: a usage error, never a silently short column.
+  EXPECT_EQ(shell(matrix + out + "1.json --matrix-out /dev/null 2>/dev/null"), 2);
+  EXPECT_EQ(shell(matrix + out + "1.json " + out + "1.json " + out + "2.json --matrix-out /dev/null 2>/dev/null"), 2);
+}
+
+// Issue 16, item 10: `run` stopped by SIGTERM forwards it to the adapters'
+// process groups, kills what ignores it, writes the reports of the cases that
+// finished marked interrupted, and exits 128 + 15. The adapter here ignores
+// SIGTERM (so the kill after the grace is needed) and hangs on the last case.
+TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_interrupted) {
+  const fs::path pids = dir_ / "interrupt-pids.txt";
+  const fs::path hung = dir_ / "interrupt-hung.txt";
+  const std::string out = (dir_ / "interrupt").string();
+  fs::remove(pids);
+  fs::remove(hung);
+  const std::string adapter = "echo $$ >> " + h::shell_quote(pids.string()) + "; trap '' TERM INT HUP; exec " +
+                              broken("hang", "--on G7H8 --record " + h::shell_quote(hung.string()));
+  const std::string command = h::shell_quote(tool) +
+                              " run --no-progress --chunkings whole --timeout-ms 600000 --cases " +
+                              h::shell_quote((dir_ / "cases").string()) + " --impl " + h::shell_quote(adapter) +
+                              " --json " + out + ".json --junit " + out + ".xml > " + out + ".txt 2>&1";
+  const pid_t run = ::fork();
+  ASSERT_GE(run, 0);
+  if (run == 0) {
+    ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait (bounded) until the adapter holds the last case, then stop the run.
+  for (int i = 0; i < 600 && read_text(hung.string()).find("G7H8") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_NE(read_text(hung.string()).find("G7H8"), std::string::npos) << read_text(out + ".txt");
+  ::kill(run, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(run, &status, 0), run);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read_text(out + ".txt");
+
+  // No process is left in any adapter's process group (zombies aside: they are dead).
+  std::istringstream groups(read_text(pids.string()));
+  std::vector<pid_t> pgids;
+  for (pid_t g = 0; groups >> g;) pgids.push_back(g);
+  ASSERT_FALSE(pgids.empty());
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string stat = read_text((entry.path() / "stat").string());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0, pgrp = 0;
+    fields >> state >> ppid >> pgrp;
+    for (const pid_t g : pgids) {
+      EXPECT_FALSE(pgrp == g && state != 'Z')
+          << "process " << entry.path().filename() << " of adapter group " << g << " is still running";
+    }
+  }
+
+  const auto report = nlohmann::json::parse(read_text(out + ".json"));
+  EXPECT_EQ(report["interrupted"], "SIGTERM");
+  EXPECT_EQ(report["cases_selected"], 4);
+  EXPECT_EQ(report["totals"]["cases"], 3);  // the three that finished; the hung one is not reported
+  EXPECT_EQ(report["totals"]["pass"], 3);
+  EXPECT_EQ(report["exit"], 128 + SIGTERM);
+  EXPECT_NE(read_text(out + ".xml").find("interrupted=\"SIGTERM\""), std::string::npos);
+  EXPECT_NE(read_text(out + ".txt").find("INTERRUPTED by SIGTERM: 3 of 4 selected cases finished"), std::string::npos)
+      << read_text(out + ".txt");
 }
 
 // The HTML report of a small run: the banner and the layer table first, the

@@ -273,6 +273,88 @@ TEST_F(harness, jobs_give_the_same_results_in_the_same_order) {
   EXPECT_EQ(r.cases[3].outcome, h::outcome::pass);
 }
 
+// Issue 16, item 11: an adapter that answers a request twice. Its extra
+// answer names the request it belongs to: that request's case is the
+// adapter's error, and the next request still gets its own answer.
+TEST_F(harness, an_extra_answer_is_blamed_on_the_request_it_names_not_on_the_next) {
+  h::run_options o;
+  o.impl = broken("twice", "--on E6F7");
+  o.plan = *conf::parse_chunking_plan("whole");
+  o.hello_timeout = 5s;
+  const auto r = h::run_cases(h::select_cases(loaded_->value, {}), o);
+  ASSERT_EQ(r.setup_error, "");
+  const auto& twice = find(r, "E6F7");
+  EXPECT_EQ(twice.outcome, h::outcome::error);
+  EXPECT_NE(twice.reason.find("answered request \"wire/basics/E6F7@whole\" more than once"), std::string::npos)
+      << twice.reason;
+  EXPECT_EQ(find(r, "G7H8").outcome, h::outcome::pass) << find(r, "G7H8").reason;  // the next request
+  EXPECT_EQ(find(r, "A2B3").outcome, h::outcome::pass);
+  EXPECT_EQ(h::exit_status(r, false), 1);
+
+  // The last request of a session: the extra answer comes after it, at the end.
+  o.impl = broken("twice", "--on G7H8");
+  const auto last = h::run_cases(h::select_cases(loaded_->value, {}), o);
+  EXPECT_EQ(find(last, "G7H8").outcome, h::outcome::error) << find(last, "G7H8").reason;
+  EXPECT_EQ(find(last, "E6F7").outcome, h::outcome::pass);
+
+  // Within one case: the extra answer to `whole` never passes for `bytes`'s.
+  const auto inside = run(broken("twice", "--on A2B3"));
+  EXPECT_EQ(find(inside, "A2B3").outcome, h::outcome::error) << find(inside, "A2B3").reason;
+  EXPECT_NE(find(inside, "A2B3").reason.find("more than once"), std::string::npos);
+  EXPECT_EQ(find(inside, "C4D5").outcome, h::outcome::pass) << find(inside, "C4D5").reason;
+}
+
+// Pipelining (adapter-protocol.md): an adapter whose hello says
+// max_in_flight gets several requests before it answers the first; one
+// without it gets them one at a time; the results are the same.
+TEST_F(harness, pipelining_sends_several_requests_and_changes_no_result) {
+  const fs::path record = dir_ / "inflight.txt";
+  const auto piped = run(broken("inflight", "--record " + h::shell_quote(record.string())));
+  ASSERT_EQ(piped.setup_error, "");
+  std::ifstream in(record);
+  std::size_t most = 0;
+  in >> most;
+  EXPECT_GT(most, 1u) << "the harness never had more than one request in flight";
+
+  const auto one_by_one = run(broken("noflight"));
+  h::run_options o;
+  o.max_in_flight = 1;
+  const auto capped = run(reference, o);
+  const auto reference_run = run(reference);
+  EXPECT_EQ(reference_run.adapter.max_in_flight, static_cast<std::size_t>(ssec::adapter_max_in_flight));
+  EXPECT_EQ(one_by_one.adapter.max_in_flight, 1u);
+  for (const auto* other : {&one_by_one, &capped, &piped}) {
+    ASSERT_EQ(other->cases.size(), reference_run.cases.size());
+    for (std::size_t i = 0; i < reference_run.cases.size(); ++i) {
+      EXPECT_EQ(other->cases[i].outcome, reference_run.cases[i].outcome) << other->cases[i].path;
+      EXPECT_EQ(other->cases[i].chunkings_run, reference_run.cases[i].chunkings_run) << other->cases[i].path;
+    }
+  }
+  EXPECT_NE(run(broken("badflight")).setup_error.find("max_in_flight"), std::string::npos);
+}
+
+// Issue 17, target 6: --shard K/N splits by case id, stably; the N shards
+// together are the unsharded selection, each case in exactly one.
+TEST_F(harness, shards_partition_the_selection) {
+  const auto all = h::select_cases(loaded_->value, {});
+  for (const std::uint64_t n : {1u, 2u, 3u, 4u, 7u}) {
+    std::vector<const conf::test_case*> together;
+    for (std::uint64_t k = 1; k <= n; ++k) {
+      h::selection s;
+      s.part = h::shard{k, n};
+      for (const auto* c : h::select_cases(loaded_->value, s)) together.push_back(c);
+    }
+    std::sort(together.begin(), together.end());
+    auto expected = all;
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(together, expected) << n << " shards";
+  }
+  EXPECT_EQ(h::shard_from_string("2/4")->name(), "2/4");
+  for (const char* bad : {"0/4", "5/4", "4", "1/0", "a/b", "1/4x", ""}) {
+    EXPECT_FALSE(h::shard_from_string(bad)) << bad;
+  }
+}
+
 TEST_F(harness, baseline_lists_known_failures_and_catches_stale_entries) {
   auto r = run(broken("wrong", "--on A2B3"));
   const auto b =

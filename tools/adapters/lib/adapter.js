@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A helper for writing adapters in JavaScript (Node 18+): it speaks the
-// adapter protocol, version 1 (tools/docs/adapter-protocol.md), so that an
-// adapter only says how to parse one stream. Usage:
+// adapter protocol, version 1 (tools/docs/adapter-protocol.md), with
+// pipelining (its hello declares max_in_flight: requests are answered in
+// order, answers written together), so that an adapter only says how to
+// parse one stream. Usage:
 //
 //   const { serve } = require('./lib/adapter.js');
 //   serve({
@@ -17,9 +19,21 @@
 const readline = require('node:readline');
 
 const PROTOCOL = 1;
+// Requests the harness may send before it reads the first answer
+// (adapter-protocol.md, "Pipelining"): they are read and answered in order.
+const MAX_IN_FLIGHT = 64;
 
+// Answers of the requests read in one go leave in one write, once the
+// requests already buffered are answered (setImmediate runs after them).
+let outgoing = [];
+function flush() {
+  if (outgoing.length === 0) return;
+  process.stdout.write(outgoing.join(''));
+  outgoing = [];
+}
 function answer(obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n');
+  if (outgoing.length === 0) setImmediate(flush);
+  outgoing.push(JSON.stringify(obj) + '\n');
 }
 
 function errorAnswer(request, message) {
@@ -38,7 +52,9 @@ function decodeChunks(chunks) {
   const out = [];
   for (const c of chunks) {
     if (typeof c !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(c)) return null;
-    out.push(new Uint8Array(Buffer.from(c, 'base64')));
+    const bytes = Buffer.from(c, 'base64');
+    // A plain Uint8Array view of the decoded bytes (no copy).
+    out.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
   }
   return out;
 }
@@ -58,7 +74,10 @@ async function handle(spec, request) {
   }
   if (request.op === 'hello') {
     if (request.protocol !== PROTOCOL) return errorAnswer(request, 'unsupported protocol version; this adapter speaks 1');
-    const hello = { op: 'hello', protocol: PROTOCOL, name: spec.name, version: spec.version, layers: spec.layers };
+    const hello = {
+      op: 'hello', protocol: PROTOCOL, name: spec.name, version: spec.version, layers: spec.layers,
+      max_in_flight: MAX_IN_FLIGHT,
+    };
     if (spec.capabilities) hello.capabilities = spec.capabilities;
     return hello;
   }
@@ -92,7 +111,9 @@ async function serve(spec) {
     if (request && request.op === 'bye') break;
     answer(await handle(spec, request));
   }
-  process.exit(0);
+  flush();
+  // Exit once the answers are written (a pipe write may still be pending).
+  process.stdout.write('', () => process.exit(0));
 }
 
 // What an EventSource built on a parser reports as lastEventId: the WHATWG

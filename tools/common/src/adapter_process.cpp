@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <thread>
 
 namespace ssec {
@@ -35,7 +38,40 @@ std::string describe_wait_status(int status) {
   return "stopped";
 }
 
+// Every running child's process group, for signal_all(). A pid leaves the
+// set before it is reaped, so a signal never reaches a recycled pid.
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::set<pid_t>& registry() {
+  static std::set<pid_t> groups;
+  return groups;
+}
+// Whether the child has ended, without reaping it (its pid keeps naming its group).
+bool ended(pid_t pid) {
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+void unregister(pid_t pid) {
+  const std::lock_guard lock(registry_mutex());
+  registry().erase(pid);
+}
+
 }  // namespace
+
+std::size_t adapter_process::signal_all(int sig) noexcept {
+  const std::lock_guard lock(registry_mutex());
+  std::size_t reached = 0;
+  for (const pid_t pid : registry()) reached += ::kill(-pid, sig) == 0 || ::kill(pid, sig) == 0;
+  return reached;
+}
+
+std::size_t adapter_process::live_groups() noexcept {
+  const std::lock_guard lock(registry_mutex());
+  return registry().size();
+}
 
 adapter_process::adapter_process(std::string command, std::size_t max_answer_bytes, std::size_t stderr_tail_bytes)
     : command_(std::move(command)), max_answer_bytes_(max_answer_bytes), stderr_tail_bytes_(stderr_tail_bytes) {
@@ -65,6 +101,11 @@ result<void> adapter_process::start() {
     // Own process group, so kill() reaches whatever the shell starts.
     ::setpgid(0, 0);
     ::signal(SIGPIPE, SIG_DFL);
+    // A caller that waits for signals in a thread (run's interruption) has
+    // them blocked; the adapter must receive what is forwarded to it.
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::dup2(err[1], STDERR_FILENO);
@@ -79,8 +120,15 @@ result<void> adapter_process::start() {
   from_child_ = out[0];
   child_err_ = err[0];
   for (int fd : {to_child_, from_child_, child_err_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  {
+    const std::lock_guard lock(registry_mutex());
+    registry().insert(pid);
+  }
   pid_ = pid;
   pending_.clear();
+  scanned_ = 0;
+  out_.clear();
+  out_written_ = 0;
   ++starts_;
   return {};
 }
@@ -102,23 +150,29 @@ std::string adapter_process::stderr_tail() const {
 
 std::string adapter_process::reap(bool wait) {
   if (pid_ <= 0) return {};
-  int status = 0;
-  pid_t got = ::waitpid(pid_, &status, wait ? 0 : WNOHANG);
-  if (got == 0 && !wait) {
+  if (!wait && !ended(pid_)) {
     // Still running although its stdout closed: give it a moment, then kill.
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    got = ::waitpid(pid_, &status, WNOHANG);
-    if (got == 0) {
-      ::kill(-pid_, SIGKILL);
-      got = ::waitpid(pid_, &status, 0);
-    }
+    if (!ended(pid_)) ::kill(-pid_, SIGKILL);
   }
+  // Until it is reaped the child's pid still names its process group: kill
+  // whatever it left there, so that no adapter process outlives its session.
+  unregister(pid_);
+  ::kill(-pid_, SIGKILL);
+  int status = 0;
+  pid_t got = -1;
+  do {
+    got = ::waitpid(pid_, &status, 0);
+  } while (got < 0 && errno == EINTR);
   if (child_err_ >= 0) drain_stderr();
   close_fd(to_child_);
   close_fd(from_child_);
   close_fd(child_err_);
   pid_ = -1;
   pending_.clear();
+  scanned_ = 0;
+  out_.clear();
+  out_written_ = 0;
   return got == -1 ? std::string("was lost") : describe_wait_status(status);
 }
 
@@ -134,12 +188,8 @@ void adapter_process::stop(std::chrono::milliseconds grace) {
   close_fd(to_child_);
   const auto deadline = clock::now() + grace;
   while (clock::now() < deadline) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      if (child_err_ >= 0) drain_stderr();
-      close_fd(from_child_);
-      close_fd(child_err_);
-      pid_ = -1;
+    if (ended(pid_)) {
+      reap(true);
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -147,32 +197,92 @@ void adapter_process::stop(std::chrono::milliseconds grace) {
   kill();
 }
 
+std::vector<std::string> adapter_process::finish(std::chrono::milliseconds grace) {
+  std::vector<std::string> lines;
+  if (pid_ <= 0) return lines;
+  out_.clear();
+  out_written_ = 0;
+  close_fd(to_child_);
+  const auto deadline = clock::now() + grace;
+  bool open = true;
+  while (open && clock::now() < deadline) {
+    pollfd fds[2] = {{from_child_, POLLIN, 0}, {child_err_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, remaining_ms(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    if (fds[1].revents) drain_stderr();
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char buf[1 << 16];
+      const ssize_t n = ::read(from_child_, buf, sizeof buf);
+      if (n > 0 && pending_.size() <= max_answer_bytes_) pending_.append(buf, static_cast<std::size_t>(n));
+      else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) open = false;
+    }
+  }
+  for (std::size_t lf = pending_.find('\n'); lf != std::string::npos; lf = pending_.find('\n')) {
+    lines.push_back(pending_.substr(0, lf));
+    pending_.erase(0, lf + 1);
+  }
+  if (open) kill();
+  else reap(false);
+  return lines;
+}
+
 exchange adapter_process::exchange_line(const std::string& request, std::chrono::milliseconds timeout) {
+  if (const auto sent = send_line(request); !sent) {
+    exchange result;
+    result.detail = sent.error().message;
+    return result;
+  }
+  return next_line(timeout);
+}
+
+result<void> adapter_process::send_line(std::string_view request) {
+  if (auto started = start(); !started) return started;
+  if (out_written_ > 0 && out_written_ == out_.size()) {
+    out_.clear();
+    out_written_ = 0;
+  }
+  out_ += request;
+  out_.push_back('\n');
+  return {};
+}
+
+exchange adapter_process::next_line(std::chrono::milliseconds timeout) {
   exchange result;
-  if (const auto started = start(); !started) {
-    result.detail = started.error().message;
+  if (!running()) {
+    result.detail = "not started";
     return result;
   }
   const auto deadline = clock::now() + timeout;
-  std::string out = request;
-  out.push_back('\n');
-  std::size_t written = 0;
-
   for (;;) {
-    if (const auto lf = pending_.find('\n'); lf != std::string::npos && written == out.size()) {
+    if (out_written_ < out_.size()) {
+      // Keep the child fed even while answers are already here (the pipe is
+      // non-blocking: this writes what fits, at once), so that it works on
+      // the next requests while the caller grades this answer.
+      const ssize_t n = ::write(to_child_, out_.data() + out_written_, out_.size() - out_written_);
+      if (n > 0) out_written_ += static_cast<std::size_t>(n);
+      if (out_written_ == out_.size()) {
+        out_.clear();
+        out_written_ = 0;
+      }
+    }
+    if (const auto lf = pending_.find('\n', scanned_); lf != std::string::npos) {
       result.status = exchange_status::ok;
       result.line = pending_.substr(0, lf);
       pending_.erase(0, lf + 1);
+      scanned_ = 0;
       return result;
     }
+    scanned_ = pending_.size();
     if (pending_.size() > max_answer_bytes_) {
       result.status = exchange_status::oversized;
       result.detail = "answer longer than " + std::to_string(max_answer_bytes_) + " bytes";
       kill();
       return result;
     }
+    const bool writing = out_written_ < out_.size();
     pollfd fds[3] = {{from_child_, POLLIN, 0}, {child_err_, POLLIN, 0}, {to_child_, POLLOUT, 0}};
-    const nfds_t nfds = written < out.size() ? 3 : 2;
+    const nfds_t nfds = writing ? 3 : 2;
     const int ready = ::poll(fds, nfds, remaining_ms(deadline));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0 || clock::now() >= deadline) {
@@ -182,10 +292,15 @@ exchange adapter_process::exchange_line(const std::string& request, std::chrono:
       return result;
     }
     if (fds[1].revents) drain_stderr();
-    if (nfds == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      const ssize_t n = ::write(to_child_, out.data() + written, out.size() - written);
-      if (n > 0) written += static_cast<std::size_t>(n);
-      else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+    if (writing && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t n = ::write(to_child_, out_.data() + out_written_, out_.size() - out_written_);
+      if (n > 0) {
+        out_written_ += static_cast<std::size_t>(n);
+        if (out_written_ == out_.size()) {
+          out_.clear();
+          out_written_ = 0;
+        }
+      } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
         result.status = exchange_status::crashed;
         result.detail = "stopped reading its input; " + reap(false);
         return result;

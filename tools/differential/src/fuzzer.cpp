@@ -97,6 +97,14 @@ std::string dir_name(std::string_view name) {
   return out.empty() || out[0] == '.' ? "impl" + out : out;
 }
 
+}  // namespace
+
+std::uint64_t sample_index(std::uint64_t n, const std::optional<harness::shard>& shard) noexcept {
+  return shard ? n * shard->count + (shard->index - 1) : n;
+}
+
+namespace {
+
 class fuzz_run {
  public:
   fuzz_run(const fuzz_options& o, fuzz_report& report) : o_(o), report_(report) {}
@@ -243,7 +251,7 @@ class fuzz_run {
     for (const auto& st : impls_) procs.push_back(std::make_unique<adapter_process>(st->command));
     std::vector<int> starts_seen(impls_.size(), 0);
     while (steady::now() < deadline_) {
-      const std::uint64_t index = next_++;
+      const std::uint64_t index = sample_index(next_++, o_.shard);
       if (o_.max_execs != 0 && index >= o_.max_execs) break;
       const sample s = gen_->make(index);
       const conf::test_case c = reference_case(o_.layer, s, dialect_);

@@ -24,7 +24,7 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
   out << "sse-conform fuzz: " << r.execs << " samples in " << r.seconds << " s (";
   out.precision(0);
   out << rate(r) << "/s), layer " << conf::to_string(o.layer) << ", seed " << o.seed << ", " << r.seed_streams
-      << " seed streams\n";
+      << " seed streams" << (o.shard ? ", shard " + o.shard->name() : std::string()) << "\n";
   for (const auto& i : r.impls) {
     if (!i.setup_error.empty()) {
       out << i.command << ": setup error: " << i.setup_error << "\n";
@@ -61,6 +61,7 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
   j["fuzz_format"] = fuzz_format_version;
   j["layer"] = conf::to_string(o.layer);
   j["seed"] = o.seed;
+  if (o.shard) j["shard"] = o.shard->name();  // only the samples i with i mod N == K-1
   j["budget_seconds"] = o.budget_seconds;
   j["seconds"] = r.seconds;
   j["execs"] = r.execs;

@@ -541,6 +541,38 @@ TEST_F(fuzz_cli, the_same_seed_finds_the_same_cases) {
   EXPECT_EQ(texts[0], texts[1]);
 }
 
+// Issue 17, target 6: `fuzz --shard K/N` splits the samples by index: the N
+// shards of one seed and --max-execs run the unsharded samples, each once.
+TEST(differential_shard, the_shards_samples_are_the_unsharded_ones_once) {
+  const std::uint64_t max_execs = 1000;
+  for (const std::uint64_t n : {1u, 2u, 3u, 4u, 7u}) {
+    std::vector<std::uint64_t> together;
+    for (std::uint64_t k = 1; k <= n; ++k) {
+      for (std::uint64_t i = 0;; ++i) {
+        const std::uint64_t index = diff::sample_index(i, ssec::harness::shard{k, n});
+        if (index >= max_execs) break;
+        together.push_back(index);
+      }
+    }
+    std::sort(together.begin(), together.end());
+    std::vector<std::uint64_t> all(max_execs);
+    for (std::uint64_t i = 0; i < max_execs; ++i) all[i] = diff::sample_index(i, std::nullopt);
+    EXPECT_EQ(together, all) << n << " shards";
+  }
+}
+
+TEST_F(fuzz_cli, shards_run_the_unsharded_samples_between_them) {
+  std::uint64_t execs = 0;
+  for (int k = 1; k <= 3; ++k) {
+    const auto r = run(fuzz_args(toy, 60, "--max-execs 40 --shard " + std::to_string(k) + "/3"));
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(summary()["shard"], std::to_string(k) + "/3");
+    execs += summary()["execs"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(execs, 40u);
+  EXPECT_EQ(run(fuzz_args(toy, 1, "--shard 4/3")).status, 2);
+}
+
 TEST_F(fuzz_cli, several_implementations_that_agree_with_each_other) {
   const std::string variant = toy + " --bug first-data";
   const auto r = run("fuzz --impl \"" + variant + "\" --impl \"" + variant + "\" --budget 2 --seed 1 --out '" +

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -15,6 +16,7 @@
 
 #include "ssec/adapter_protocol.hpp"
 #include "ssec/base64.hpp"
+#include "ssec/text.hpp"
 #include "ssec/wire_json.hpp"
 
 namespace ssec::harness {
@@ -59,6 +61,7 @@ std::vector<const conf::test_case*> select_cases(const std::vector<conf::test_ca
     }
     if (!s.run.empty() && !any_match(s.run, path)) continue;
     if (any_match(s.skip, path)) continue;
+    if (s.part && !s.part->holds(std::string_view(path))) continue;
     if (!s.filter.empty() && !glob_match(s.filter, path) && !glob_match(s.filter, c.name) &&
         std::none_of(c.tags.begin(), c.tags.end(), [&](const std::string& t) { return glob_match(s.filter, t); })) {
       continue;
@@ -66,6 +69,35 @@ std::vector<const conf::test_case*> select_cases(const std::vector<conf::test_ca
     out.push_back(&c);
   }
   return out;
+}
+
+bool shard::holds(std::string_view key) const noexcept {
+  // FNV-1a's low bits are weak (its lowest bit is the parity of the odd
+  // bytes): a 64-bit finalizer (MurmurHash3's fmix64) spreads all of them.
+  std::uint64_t h = fnv1a(key);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h % count == index - 1;
+}
+
+std::string shard::name() const { return std::to_string(index) + "/" + std::to_string(count); }
+
+result<shard> shard_from_string(std::string_view text) {
+  const auto slash = text.find('/');
+  shard s;
+  const auto number = [](std::string_view digits, std::uint64_t& n) {
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    return !digits.empty() && ec == std::errc() && ptr == digits.data() + digits.size();
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), s.index) ||
+      !number(text.substr(slash + 1), s.count) || s.count == 0 || s.count > 1000000 || s.index == 0 ||
+      s.index > s.count) {
+    return error{"a shard is K/N with 1 <= K <= N <= 1000000 (e.g. 2/4), not `" + std::string(text) + "`"};
+  }
+  return s;
 }
 
 result<conf::chunking> chunking_from_name(std::string_view name) {
@@ -89,7 +121,7 @@ result<conf::chunking> chunking_from_name(std::string_view name) {
 }
 
 result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout) {
-  const auto fail = [&](std::string reason) -> result<adapter_info> {
+  const auto fail = [&](const std::string& reason) -> result<adapter_info> {
     const std::string tail = proc.stderr_tail();
     return error{reason + (tail.empty() ? "" : "\nits stderr ended with:\n" + tail)};
   };
@@ -131,7 +163,26 @@ result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds 
     }
     info.capabilities = std::move(caps);
   }
+  if (j.contains("max_in_flight")) {
+    const json& n = j["max_in_flight"];
+    if (!n.is_number_unsigned() || n.get<std::uint64_t>() == 0)
+      return fail("the adapter's \"max_in_flight\" is not a positive integer: " + n.dump());
+    info.max_in_flight = static_cast<std::size_t>(std::min<std::uint64_t>(n.get<std::uint64_t>(), 1u << 20));
+  }
   return info;
+}
+
+std::string request_id(std::string_view path, std::string_view chunking) {
+  std::string id(path);
+  id += '@';
+  id += chunking;
+  return id;
+}
+
+std::optional<std::string> answer_id(std::string_view line) {
+  const json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string()) return std::nullopt;
+  return j["id"].get<std::string>();
 }
 
 std::chrono::milliseconds time_budget::for_request(std::size_t request_bytes, std::size_t chunks) const noexcept {
@@ -181,23 +232,55 @@ std::string join(const std::vector<std::string>& items) {
   return s;
 }
 
+// An extra answer (16.11): the adapter answered request `id` of the case in
+// result slot `slot` once more. Amends that case's result.
+using blame_callback = std::function<void(std::size_t slot, const std::string& id, const std::string& line)>;
+
 // One worker's adapter: says hello again after every restart, because a
 // restarted process is a new protocol session.
 struct worker_adapter {
   adapter_process proc;
   const run_options& options;
+  // The requests this session answered, newest last (bounded): an answer
+  // naming one of them again is an extra answer, blamed on its case.
+  std::deque<std::pair<std::string, std::size_t>> answered;
+  blame_callback blame;
   worker_adapter(const run_options& o) : proc(o.impl, o.max_answer_bytes), options(o) {}
 
   // Empty when ready, else why not.
   std::string ready() {
     if (proc.running()) return {};
+    answered.clear();  // a new session
     if (const auto hello = say_hello(proc, options.hello_timeout); !hello) {
       proc.kill();
       return "the restarted adapter did not say hello: " + hello.error().message;
     }
     return {};
   }
+  void note_answered(std::string id, std::size_t slot) {
+    answered.emplace_back(std::move(id), slot);
+    if (answered.size() > 4096) answered.pop_front();
+  }
+  std::optional<std::size_t> slot_of(std::string_view id) const {
+    for (auto it = answered.rbegin(); it != answered.rend(); ++it) {
+      if (it->first == id) return it->second;
+    }
+    return std::nullopt;
+  }
+  // The session ends: lines the adapter still wrote are extra answers.
+  void finish() {
+    for (const auto& line : proc.finish()) {
+      if (const auto id = answer_id(line)) {
+        if (const auto slot = slot_of(*id); slot && blame) blame(*slot, *id, line);
+      }
+    }
+    answered.clear();
+  }
 };
+
+std::string extra_answer_reason(const std::string& id) {
+  return "the adapter answered request \"" + id + "\" more than once (an extra answer is an adapter error)";
+}
 
 // "budget 102887 ms = 5000 ms base + 28.00 MiB x 500 ms + 4194.312 thousand chunks x 20 ms".
 std::string describe_budget(const time_budget& b, std::size_t request_bytes, std::size_t chunks) {
@@ -210,7 +293,9 @@ std::string describe_budget(const time_budget& b, std::size_t request_bytes, std
   return text;
 }
 
-case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c) {
+bool interrupted(const run_options& o) { return o.interrupt != nullptr && o.interrupt->load() != 0; }
+
+case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c, std::size_t slot) {
   const run_options& o = adapter.options;
   const auto started = steady::now();
   case_result r;
@@ -242,66 +327,128 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
   if (o.only_chunking) chunkings.push_back(*o.only_chunking);
   else chunkings = conf::chunkings_for(c, o.plan);
 
-  std::optional<outcome> broke;  // error / timeout: the case ends at once
-  for (const auto& k : chunkings) {
+  const auto detail = [&](const conf::chunking& k, std::string received, std::string first_difference) {
     const auto chunks = conf::chunks_of(c, k);
-    ++r.chunkings_run;
-    const auto detail = [&](std::string received, std::string first_difference) {
-      failure_detail d;
-      d.chunking = k.name();
-      d.chunk_count = chunks.size();
-      d.input = conf::describe_chunks(chunks);
-      if (c.layer == conf::layer::wire) d.expected = conf::format_log(conf::external_view(c.events));
-      d.received = std::move(received);
-      d.first_difference = std::move(first_difference);
-      d.reproduce = o.reproduce_prefix + " --run " + shell_quote(r.path) + " --chunking " + shell_quote(k.name());
-      return d;
-    };
-    if (std::string why = adapter.ready(); !why.empty()) {
-      broke = outcome::error;
-      r.reason = "the adapter could not be restarted";
-      r.failure = detail("(no answer)", why);
-      break;
+    failure_detail d;
+    d.chunking = k.name();
+    d.chunk_count = chunks.size();
+    d.input = conf::describe_chunks(chunks);
+    if (c.layer == conf::layer::wire) d.expected = conf::format_log(conf::external_view(c.events));
+    d.received = std::move(received);
+    d.first_difference = std::move(first_difference);
+    d.reproduce = o.reproduce_prefix + " --run " + shell_quote(r.path) + " --chunking " + shell_quote(k.name());
+    return d;
+  };
+
+  // Pipelining (adapter-protocol.md): up to `window` requests in flight,
+  // bounded in bytes, answered in order. Each answer's budget starts when it
+  // becomes the oldest unanswered request, as if the requests went one by one.
+  struct flight {
+    std::size_t k;
+    std::string id;
+    std::size_t request_bytes;
+    std::size_t chunks;
+  };
+  std::deque<flight> flights;
+  std::size_t bytes_in_flight = 0;
+  const std::size_t window = std::max<std::size_t>(1, std::min(info.max_in_flight, o.max_in_flight));
+  std::size_t next = 0;
+  std::optional<outcome> broke;  // error / timeout: the case ends at once
+  while (!broke && (next < chunkings.size() || !flights.empty())) {
+    if (interrupted(o)) return r;  // dropped by run_cases
+    while (next < chunkings.size() && flights.size() < window &&
+           (flights.empty() || bytes_in_flight < o.max_bytes_in_flight)) {
+      if (flights.empty()) {
+        if (std::string why = adapter.ready(); !why.empty()) {
+          ++r.chunkings_run;
+          broke = outcome::error;
+          r.reason = "the adapter could not be restarted";
+          r.failure = detail(chunkings[next], "(no answer)", why);
+          break;
+        }
+      }
+      const conf::chunking& k = chunkings[next];
+      const auto chunks = conf::chunks_of(c, k);
+      flight f{next, request_id(r.path, k.name()), 0, chunks.size()};
+      const std::string request = parse_request_line(f.id, layer, chunks);
+      f.request_bytes = request.size();
+      if (const auto sent = adapter.proc.send_line(request); !sent) {
+        ++r.chunkings_run;
+        broke = outcome::error;
+        r.reason = "the adapter could not be started: " + sent.error().message;
+        r.failure = detail(k, "(no answer)", r.reason);
+        break;
+      }
+      bytes_in_flight += f.request_bytes;
+      flights.push_back(std::move(f));
+      ++next;
     }
-    const std::string request = parse_request_line(r.path, layer, chunks);
-    const auto budget = o.timeout.for_request(request.size(), chunks.size());
-    const exchange ex = adapter.proc.exchange_line(request, budget);
+    if (broke) break;
+    const flight& f = flights.front();
+    const conf::chunking& k = chunkings[f.k];
+    const auto budget = o.timeout.for_request(f.request_bytes, f.chunks);
+    const exchange ex = adapter.proc.next_line(budget);
     if (ex.status != exchange_status::ok) {
+      if (interrupted(o)) return r;  // the adapter was stopped by the signal, not broken
+      ++r.chunkings_run;
       broke = ex.status == exchange_status::timeout ? outcome::timeout : outcome::error;
       switch (ex.status) {
         case exchange_status::timeout:
-          r.reason = "timed out: " + ex.detail + " (" + describe_budget(o.timeout, request.size(), chunks.size()) + ")";
+          r.reason = "timed out: " + ex.detail + " (" + describe_budget(o.timeout, f.request_bytes, f.chunks) + ")";
           break;
         case exchange_status::crashed: r.reason = "the adapter crashed: " + ex.detail; break;
         case exchange_status::oversized: r.reason = "oversized answer: " + ex.detail; break;
         default: r.reason = "the adapter could not be started: " + ex.detail; break;
       }
-      r.failure = detail("(no answer)", r.reason);
+      r.failure = detail(k, "(no answer)", r.reason);
       r.failure->stderr_tail = adapter.proc.stderr_tail();
       if (ex.status == exchange_status::timeout) {
-        r.failure->budget = budget_detail{request.size(), chunks.size(), o.timeout, budget};
+        r.failure->budget = budget_detail{f.request_bytes, f.chunks, o.timeout, budget};
       }
-      adapter.proc.kill();  // whatever state it is in, the next chunking gets a fresh one
       break;
     }
-    const conf::answer answer = decode_answer(ex.line, r.path, c.layer == conf::layer::wire);
+    const conf::answer answer = decode_answer(ex.line, f.id, c.layer == conf::layer::wire);
+    if (!answer.malformed.empty()) {
+      // An answer to a request already answered (16.11): the adapter's error
+      // on the request it names; this request's own answer is still to come.
+      if (const auto named = answer_id(ex.line); named && *named != f.id) {
+        if (const auto earlier = adapter.slot_of(*named)) {
+          if (*earlier != slot) {
+            if (adapter.blame) adapter.blame(*earlier, *named, ex.line);
+            continue;
+          }
+          ++r.chunkings_run;
+          broke = outcome::error;
+          r.reason = extra_answer_reason(*named);
+          r.failure = detail(k, ex.line.substr(0, 2000), r.reason);
+          r.failure->stderr_tail = adapter.proc.stderr_tail();
+          break;
+        }
+      }
+    }
+    ++r.chunkings_run;
     const conf::grade graded = grade_answer(c, answer, o.strict);
     if (graded.outcome == outcome::error) {
       broke = outcome::error;
       r.reason = "malformed answer: " + answer.malformed;
-      r.failure = detail(ex.line.substr(0, 2000), r.reason);
+      r.failure = detail(k, ex.line.substr(0, 2000), r.reason);
       r.failure->stderr_tail = adapter.proc.stderr_tail();
-      adapter.proc.kill();  // its output may be out of step with our requests now
       break;
     }
+    adapter.note_answered(f.id, slot);
+    bytes_in_flight -= f.request_bytes;
+    flights.pop_front();
     if (const auto& m = graded.mismatch) {
       ++r.chunkings_failed;
       if (!r.failure) {
-        r.failure = detail(m->received, m->first_difference);
+        r.failure = detail(k, m->received, m->first_difference);
         r.failure->expected = m->expected;
       }
     }
   }
+  // Whatever state it is in (an error, a timeout, answers still owed), the
+  // next request gets a fresh adapter: its output may be out of step now.
+  if (broke) adapter.proc.kill();
   if (broke) {
     r.outcome = *broke;
   } else if (r.chunkings_failed > 0) {
@@ -319,6 +466,7 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
                      const progress_callback& progress) {
   const auto started = steady::now();
   run_result result;
+  result.selected = cases.size();
   const unsigned jobs =
       std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(cases.size(), 1))));
   std::vector<std::unique_ptr<worker_adapter>> adapters;
@@ -333,23 +481,56 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
   for (unsigned i = 1; i < jobs; ++i) adapters.push_back(std::make_unique<worker_adapter>(options));
 
   result.cases.resize(cases.size());
+  std::vector<char> finished(cases.size(), 0);
   std::atomic<std::size_t> next{0};
   std::mutex report_mutex;
   std::size_t done = 0;
+  // An extra answer names a case this worker ran earlier: that case is the
+  // adapter's error, whatever it was graded (the run's exit status follows).
+  const blame_callback blame = [&](std::size_t slot, const std::string& id, const std::string& line) {
+    const std::lock_guard lock(report_mutex);
+    case_result& r = result.cases[slot];
+    if (!finished[slot] || r.outcome == outcome::error) return;
+    r.outcome = outcome::error;
+    r.reason = extra_answer_reason(id);
+    failure_detail d;
+    d.chunking = id.substr(std::min(id.size(), r.path.size() + 1));
+    d.received = line.substr(0, 2000);
+    d.first_difference = r.reason;
+    d.reproduce = options.reproduce_prefix + " --run " + shell_quote(r.path);
+    if (const auto k = chunking_from_name(d.chunking)) {
+      d.chunk_count = conf::chunks_of(*r.c, *k).size();
+      d.input = conf::describe_chunks(conf::chunks_of(*r.c, *k));
+      d.reproduce += " --chunking " + shell_quote(d.chunking);
+    }
+    r.failure = std::move(d);
+  };
   const auto work = [&](worker_adapter& adapter) {
-    for (std::size_t i = next++; i < cases.size(); i = next++) {
-      case_result r = run_one(adapter, *info, *cases[i]);
+    adapter.blame = blame;
+    for (std::size_t i = next++; i < cases.size() && !interrupted(options); i = next++) {
+      case_result r = run_one(adapter, *info, *cases[i], i);
+      if (interrupted(options)) break;  // the case in progress did not finish
       const std::lock_guard lock(report_mutex);
       result.cases[i] = std::move(r);
+      finished[i] = 1;
       ++done;
       if (progress) progress(done, cases.size(), result.cases[i]);
     }
-    adapter.proc.stop();
+    if (interrupted(options)) adapter.proc.kill();
+    else adapter.finish();
   };
   std::vector<std::thread> threads;
   for (unsigned i = 1; i < jobs; ++i) threads.emplace_back(work, std::ref(*adapters[i]));
   work(*adapters.front());
   for (auto& t : threads) t.join();
+  if (options.interrupt != nullptr && options.interrupt->load() != 0) {
+    result.interrupted_by = options.interrupt->load();
+    std::vector<case_result> kept;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (finished[i]) kept.push_back(std::move(result.cases[i]));
+    }
+    result.cases = std::move(kept);
+  }
   result.seconds = std::chrono::duration<double>(steady::now() - started).count();
   return result;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "ssec/harness/baseline.hpp"
+#include "ssec/interrupt.hpp"
 #include "ssec/junit.hpp"
 #include "ssec/text.hpp"
 
@@ -18,6 +19,7 @@ using ordered = nlohmann::ordered_json;
 
 int exit_status(const run_result& r, bool strict) {
   if (!r.setup_error.empty()) return 2;
+  if (r.interrupted_by != 0) return 128 + r.interrupted_by;
   return std::any_of(r.cases.begin(), r.cases.end(), [&](const case_result& c) { return counts_as_failure(c, strict); })
              ? 1
              : 0;
@@ -189,6 +191,10 @@ void print_console(std::ostream& out, const run_result& r, const run_options& o,
   const auto must = grading_of_must_cases(r);
   out << "MUST cases: " << must.sentence(exit_status(r, o.strict) == 0)
       << (must.not_graded > 0 && !o.require_all ? " (--require-all makes that a failure)" : "") << "\n";
+  if (r.interrupted_by != 0) {
+    out << paint(outcome::fail, "INTERRUPTED") << " by " << interrupt_guard::name(r.interrupted_by) << ": "
+        << r.cases.size() << " of " << counted(r.selected, "selected case") << " finished\n";
+  }
   out << (status == 0 ? paint(outcome::pass, "PASSED") : paint(outcome::fail, "FAILED")) << ": "
       << counted(all.total, "case") << ": " << summary_line(all) << " (" << secs.str() << " s, jobs " << o.jobs
       << ")\n";
@@ -212,7 +218,11 @@ ordered to_json_report(const run_result& r, const run_options& o) {
                          {"timeout_per_kchunk_ms", o.timeout.per_kchunk.count()},
                          {"jobs", o.jobs},
                          {"strict", o.strict}};
+  if (!o.shard.empty()) j["options"]["shard"] = o.shard;
   j["setup_error"] = r.setup_error;
+  // Set when a signal stopped the run: `cases` holds only the finished ones.
+  j["interrupted"] = r.interrupted_by != 0 ? ordered(interrupt_guard::name(r.interrupted_by)) : ordered(nullptr);
+  j["cases_selected"] = std::max(r.selected, r.cases.size());
   j["seconds"] = r.seconds;
   j["exit"] = exit_status(r, o);
   {
@@ -308,6 +318,7 @@ std::string to_junit(const run_result& r, const run_options& o) {
   const auto must = grading_of_must_cases(r);
   doc.attributes.emplace_back("must_graded", number(must.graded));
   doc.attributes.emplace_back("must_not_graded", number(must.not_graded));
+  if (r.interrupted_by != 0) doc.attributes.emplace_back("interrupted", interrupt_guard::name(r.interrupted_by));
   for (const auto& [layer, list] : suites) {
     std::size_t f = 0, e = 0, s = 0;
     double t = 0;
@@ -441,6 +452,10 @@ summary{cursor:pointer;margin:.6em 0}
     << "</p>\n<p>MUST cases: " << xml_escape(grading_of_must_cases(r).sentence(exit_status(r, o.strict) == 0))
     << "</p>\n";
   if (!r.setup_error.empty()) h << "<p><b>setup error:</b> " << xml_escape(r.setup_error) << "</p>\n";
+  if (r.interrupted_by != 0) {
+    h << "<p class=\"interrupted\"><b>INTERRUPTED</b> by " << interrupt_guard::name(r.interrupted_by) << ": "
+      << r.cases.size() << " of " << r.selected << " selected cases finished</p>\n";
+  }
   h << "<table class=\"layers\"><thead><tr><th>layer</th>";
   for (const outcome oc : all_outcomes()) h << "<th>" << to_string(oc) << "</th>";
   h << "</tr></thead><tbody>\n";
@@ -537,6 +552,102 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
       << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list) << "\n";
   }
   return m.str();
+}
+
+result<std::vector<nlohmann::json>> merge_shard_reports(std::vector<nlohmann::json> reports) {
+  using nlohmann::json;
+  std::vector<json> out;
+  // key (command, name, version) -> index in `out` of the merged report, and its shards seen.
+  std::map<std::string, std::size_t> merged_at;
+  std::map<std::string, std::set<std::uint64_t>> seen;
+  std::map<std::string, std::uint64_t> count_of;
+  std::map<std::string, std::set<std::string>> ids;
+  for (auto& r : reports) {
+    const json options = r.value("options", json::object());
+    const std::string shard = options.is_object() ? options.value("shard", "") : "";
+    if (shard.empty()) {
+      out.push_back(std::move(r));
+      continue;
+    }
+    const auto part = shard_from_string(shard);
+    if (!part) return error{"a report's options.shard: " + part.error().message};
+    const json adapter = r.value("adapter", json::object());
+    const std::string key =
+        adapter.value("command", "") + "\n" + adapter.value("name", "") + "\n" + adapter.value("version", "");
+    const std::string who = adapter.value("name", "?") + " (" + adapter.value("command", "") + ")";
+    if (count_of.contains(key) && count_of[key] != part->count) {
+      return error{"shards of " + who + " split into different numbers of parts"};
+    }
+    count_of[key] = part->count;
+    if (!seen[key].insert(part->index).second) return error{"shard " + shard + " of " + who + " is given twice"};
+    for (const auto& c : r.value("cases", json::array())) {
+      if (!ids[key].insert(c.value("id", "")).second) {
+        return error{"case " + c.value("id", "") + " is in two shards of " + who};
+      }
+    }
+    const auto at = merged_at.find(key);
+    if (at == merged_at.end()) {
+      merged_at.emplace(key, out.size());
+      r["options"].erase("shard");
+      r["options"]["shards"] = part->count;
+      out.push_back(std::move(r));
+      continue;
+    }
+    json& m = out[at->second];
+    for (auto& c : r["cases"]) m["cases"].push_back(std::move(c));
+    m["seconds"] = std::max(m.value("seconds", 0.0), r.value("seconds", 0.0));  // the shards ran side by side
+    m["exit"] = std::max(m.value("exit", 0), r.value("exit", 0));
+    if (!r.value("setup_error", "").empty()) m["setup_error"] = r["setup_error"];
+    if (!r.value("interrupted", json()).is_null()) m["interrupted"] = r["interrupted"];
+    m["cases_selected"] = m.value("cases_selected", std::size_t{0}) + r.value("cases_selected", std::size_t{0});
+  }
+  for (const auto& [key, parts] : seen) {
+    if (parts.size() != count_of[key]) {
+      const std::string who = key.substr(key.find('\n') + 1, key.rfind('\n') - key.find('\n') - 1);
+      return error{"only " + std::to_string(parts.size()) + " of the " + std::to_string(count_of[key]) + " shards of " +
+                   who + " are given"};
+    }
+  }
+  // The merged reports: cases in case-file order (as an unsharded run lists
+  // them), totals and the MUST count recomputed from the cases.
+  for (const auto& [key, at] : merged_at) {
+    json& m = out[at];
+    auto& cases = m["cases"];
+    std::stable_sort(cases.begin(), cases.end(), [](const json& a, const json& b) {
+      return std::pair(a.value("file", ""), a.value("line", 0)) < std::pair(b.value("file", ""), b.value("line", 0));
+    });
+    json totals = json::object();
+    totals["cases"] = cases.size();
+    for (const outcome oc : all_outcomes()) totals[std::string(to_string(oc))] = 0;
+    std::size_t baselined = 0, stale = 0, graded = 0, not_graded = 0;
+    json reasons = json::object();
+    for (const auto& c : cases) {
+      const std::string oc = c.value("outcome", "");
+      if (totals.contains(oc)) totals[oc] = totals[oc].get<std::size_t>() + 1;
+      baselined += c.value("baselined", false);
+      stale += c.value("stale", false);
+      if (c.value("verdict", "") != "must") continue;
+      if (oc == "skip") {
+        ++not_graded;
+        const std::string reason = c.value("reason", "");
+        reasons[reason] = reasons.value(reason, std::size_t{0}) + 1;
+      } else {
+        ++graded;
+      }
+    }
+    totals["baselined"] = baselined;
+    totals["stale"] = stale;
+    m["totals"] = totals;
+    must_grading g;
+    g.graded = graded;
+    g.not_graded = not_graded;
+    for (const auto& [reason, n] : reasons.items()) g.reasons[reason] = n.get<std::size_t>();
+    m["must_cases"] = json{{"graded", graded},
+                           {"not_graded", not_graded},
+                           {"not_graded_reasons", reasons},
+                           {"verdict", g.sentence(m.value("exit", 1) == 0)}};
+  }
+  return out;
 }
 
 }  // namespace ssec::harness

@@ -22,9 +22,17 @@
 #            a CR not followed by LF is dropped before parsing
 #   noretry  works, but its hello lists every capability except "retry"
 #   nolayers works, but its hello lists no layer
-# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] [--per-chunk-us N] -- WORKING ADAPTER COMMAND...
+#   twice    answers correctly, then sends the same answer once more
+#   noflight works, but its hello has no max_in_flight (one request at a time, protocol 1 as first written)
+#   badflight answers hello with max_in_flight 0                (a setup error)
+#   inflight works, and writes to --record FILE the most parse requests it
+#            found waiting in one read (more than 1: the harness pipelines)
+# --record FILE: modes hang and twice append the id of each triggered request.
+# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] [--per-chunk-us N] [--record FILE]
+#        -- WORKING ADAPTER COMMAND...
 import base64
 import decimal
+import os
 import re
 import json
 import subprocess
@@ -58,6 +66,9 @@ def main():
     per_chunk_us = 0
     if "--per-chunk-us" in opts:
         per_chunk_us = int(opts[opts.index("--per-chunk-us") + 1])
+    record = None
+    if "--record" in opts:
+        record = opts[opts.index("--record") + 1]
     working = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def forward(line):
@@ -68,6 +79,30 @@ def main():
     def say(text):
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+
+    def note(text):
+        if record:
+            with open(record, "a") as f:
+                f.write(text + "\n")
+
+    if mode == "inflight":
+        most = 0
+        buffered = b""
+        while True:
+            data = os.read(0, 1 << 20)
+            if not data:
+                break
+            buffered += data
+            lines = buffered.split(b"\n")
+            buffered = lines.pop()
+            most = max(most, sum(1 for raw in lines if b'"op":"parse"' in raw))
+            for raw in lines:
+                if json.loads(raw).get("op") == "bye":
+                    break
+                say(forward(raw.decode("utf-8")))
+        with open(record, "w") as f:
+            f.write(str(most) + "\n")
+        return 0
 
     for line in sys.stdin:
         line = line.rstrip("\n")
@@ -90,6 +125,10 @@ def main():
                 answer["capabilities"] = [c for c in answer.get("capabilities", []) if c != "retry"]
             if mode == "nolayers":
                 answer["layers"] = []
+            if mode == "noflight":
+                answer.pop("max_in_flight", None)
+            if mode == "badflight":
+                answer["max_in_flight"] = 0
             say(json.dumps(answer))
             continue
         triggered = op == "parse" and (on is None or on in request.get("id", ""))
@@ -101,7 +140,13 @@ def main():
             sys.stderr.flush()
             sys.exit(3)
         elif mode == "hang":
+            note(request["id"])
             time.sleep(3600)
+        elif mode == "twice":
+            note(request["id"])
+            answer = forward(line)
+            say(answer)
+            say(answer)
         elif mode == "garbage":
             say("this is not JSON {")
         elif mode == "wrong":

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ssec/result.hpp"
 
@@ -52,6 +54,34 @@ class adapter_process {
   /// killed; the next exchange starts a fresh one.
   exchange exchange_line(const std::string& request, std::chrono::milliseconds timeout);
 
+  /// Pipelining (several requests in flight, adapter-protocol.md): queues
+  /// `request` (one line, without LF) for the child, starting it if needed;
+  /// the bytes are written while next_line() waits, so neither side blocks
+  /// the other. An error when the child cannot be started.
+  result<void> send_line(std::string_view request);
+
+  /// Waits at most `timeout` for the next answer line, writing queued
+  /// requests meanwhile. Same statuses as exchange_line (which is send_line
+  /// then next_line); on timeout or an oversized answer the child is killed
+  /// and whatever was queued is dropped.
+  exchange next_line(std::chrono::milliseconds timeout);
+
+  /// Request bytes queued but not yet written to the child.
+  std::size_t unsent_bytes() const noexcept { return out_.size() - out_written_; }
+
+  /// Ends the session: closes stdin (the protocol's end), collects every
+  /// complete line the child still writes until it closes its stdout or
+  /// `grace` passes, then reaps it (killing it if needed). The lines are what
+  /// it answered beyond the requests already read: an extra answer to check.
+  std::vector<std::string> finish(std::chrono::milliseconds grace = std::chrono::milliseconds(500));
+
+  /// Sends `sig` to the process group of every adapter_process running in
+  /// this program (all threads); how many groups it reached. For forwarding
+  /// SIGINT / SIGTERM / SIGHUP (tools/docs/run.md, "Interruption").
+  static std::size_t signal_all(int sig) noexcept;
+  /// How many adapter process groups are running in this program.
+  static std::size_t live_groups() noexcept;
+
   /// Closes stdin (the protocol's end), waits up to `grace`, then kills.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(500));
 
@@ -59,6 +89,8 @@ class adapter_process {
   void kill();
 
   bool running() const noexcept { return pid_ > 0; }
+  /// The child's pid (also its process group), or -1.
+  pid_t pid() const noexcept { return pid_; }
   /// How many times the child was (re)started.
   int starts() const noexcept { return starts_; }
   /// The last bytes the child wrote to stderr.
@@ -76,8 +108,11 @@ class adapter_process {
   int to_child_ = -1;
   int from_child_ = -1;
   int child_err_ = -1;
-  std::string pending_;  // bytes read past the last answer line
-  std::string stderr_;   // ring of the last stderr bytes
+  std::string pending_;      // bytes read past the last answer line
+  std::size_t scanned_ = 0;  // pending_[0, scanned_) holds no LF
+  std::string out_;          // queued request bytes; out_[0, out_written_) are written
+  std::size_t out_written_ = 0;
+  std::string stderr_;  // ring of the last stderr bytes
   int starts_ = 0;
 };
 

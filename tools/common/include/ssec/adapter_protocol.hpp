@@ -16,6 +16,10 @@ namespace ssec {
 
 inline constexpr int adapter_protocol_version = 1;
 
+/// The reference adapter's `max_in_flight` (adapter-protocol.md, "Pipelining"):
+/// it reads every request as it comes and answers them in order.
+inline constexpr int adapter_max_in_flight = 256;
+
 /// The reference has every capability.
 inline const std::vector<std::string>& reference_capabilities() { return conformance::known_capabilities(); }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct fuzz_options {
   double budget_seconds = 60;                             ///< Time for generating and running samples.
   std::uint64_t seed = 1;
   std::uint64_t max_execs = 0;  ///< Stop after this many samples (0: only the budget stops).
+  /// Run only the samples of this shard (`--shard K/N`): sample indices i
+  /// with i mod N == K-1 (sample_index). With a shard, `max_execs` bounds
+  /// the index, so the N shards of one seed and max_execs run exactly the
+  /// unsharded run's samples between them.
+  std::optional<harness::shard> shard;
   std::filesystem::path out_dir = "fuzz-findings";
   unsigned jobs = 1;
   std::chrono::milliseconds timeout{2000};  ///< Per request; a slower answer is an `adapter.timeout` finding.
@@ -50,6 +56,11 @@ struct fuzz_options {
 /// exist gives nothing. Sorted, without duplicates, so a seed is reproducible.
 std::vector<std::string> load_seeds(const std::filesystem::path& cases_dir, const std::filesystem::path& tags_file,
                                     const std::filesystem::path& corpus_dir, conformance::layer layer);
+
+/// The index of the `n`-th sample (from 0) a run makes: `n`, or with a shard
+/// K/N the `n`-th index i with i mod N == K-1. The generator makes sample i
+/// from (seed, i) alone, so a shard's samples are the unsharded run's.
+std::uint64_t sample_index(std::uint64_t n, const std::optional<harness::shard>& shard) noexcept;
 
 /// One fingerprint of one implementation, with its one exemplar.
 struct finding {

@@ -5,6 +5,7 @@
 // (tools/docs/run.md). A misbehaving adapter never stops or hangs a run.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -28,15 +29,31 @@ std::string case_path(const conformance::test_case& c);
 /// Glob match: `*` any run of characters (slashes included), `?` one character.
 bool glob_match(std::string_view pattern, std::string_view text) noexcept;
 
+/// Part `index` of `count` (`--shard K/N`, 1 <= K <= N): a stable split that
+/// depends on nothing but each item's own key, so N runs with the same
+/// options cover the unsharded set exactly once, however the set changes.
+struct shard {
+  std::uint64_t index = 1;
+  std::uint64_t count = 1;
+  /// A case (by its path, "wire/bom/K7P2"): fmix64(fnv1a(path)) mod count == index - 1.
+  bool holds(std::string_view key) const noexcept;
+  /// A numbered item (a fuzz sample index): n mod count == index - 1.
+  bool holds(std::uint64_t n) const noexcept { return n % count == index - 1; }
+  std::string name() const;  ///< "K/N"
+};
+/// Reads "K/N" (1 <= K <= N <= 1000000); an error naming the form otherwise.
+result<shard> shard_from_string(std::string_view text);
+
 /// Which cases run. A case is selected when its layer is in `layers` (empty:
 /// all), its path matches one of `run` (empty: all), its path matches none
-/// of `skip`, and, when `filter` is set, its path, name or one of its tags
-/// matches `filter`.
+/// of `skip`, when `filter` is set, its path, name or one of its tags
+/// matches `filter`, and when `part` is set, the shard holds its path.
 struct selection {
   std::vector<std::string> layers;
   std::vector<std::string> run;
   std::vector<std::string> skip;
   std::string filter;
+  std::optional<shard> part;
 };
 /// The selected cases, in the order of `all`.
 std::vector<const conformance::test_case*> select_cases(const std::vector<conformance::test_case>& all,
@@ -52,12 +69,17 @@ struct adapter_info {
   std::string version;
   std::vector<std::string> layers;
   std::optional<std::vector<std::string>> capabilities;  ///< nullopt: omitted, meaning all.
+  /// `max_in_flight` of the hello (adapter-protocol.md, "Pipelining"): how
+  /// many parse requests the adapter accepts before answering the first,
+  /// answered in request order. 1 (strictly one at a time) when omitted.
+  std::size_t max_in_flight = 1;
 };
 
 /// Sends hello to `proc` (starting it if needed) and checks the answer.
 /// An error with the reason (and the stderr tail) when the adapter does not
 /// start, does not answer in `timeout`, or answers anything but a
-/// well-formed protocol-1 hello.
+/// well-formed protocol-1 hello (a `max_in_flight` that is not a positive
+/// integer included).
 result<adapter_info> say_hello(adapter_process& proc, std::chrono::milliseconds timeout);
 
 /// How long one exchange (one case under one chunking) may take
@@ -80,6 +102,7 @@ struct time_budget {
 struct run_options {
   std::string impl;                                    ///< The adapter command (/bin/sh -c).
   std::string service;                                 ///< Instead: a test service's URL (service.hpp, run_service).
+  std::string shard;                                   ///< "K/N" when the selection is one shard (for the reports).
   conformance::chunking_plan plan;                     ///< Which chunkings (ignored when `only_chunking`).
   std::optional<conformance::chunking> only_chunking;  ///< Exactly this chunking (for reproducing one failure).
   time_budget timeout;                                 ///< Per exchange (one case under one chunking).
@@ -88,6 +111,15 @@ struct run_options {
   bool strict = false;       ///< non-strict becomes fail.
   bool require_all = false;  ///< A MUST case that was not graded fails the run (exit 1).
   std::size_t max_answer_bytes = std::size_t{64} << 20;
+  /// Most parse requests in flight per adapter process, whatever larger
+  /// `max_in_flight` the adapter declares; 1 turns pipelining off.
+  std::size_t max_in_flight = 64;
+  /// Most request bytes in flight per adapter process (one request is always allowed).
+  std::size_t max_bytes_in_flight = std::size_t{4} << 20;
+  /// Non-zero (a signal number) asks the engine to stop: no new case starts,
+  /// the case in progress is dropped, run_result::interrupted_by says so.
+  /// Set from another thread (interrupt.hpp); nullptr: never.
+  const std::atomic<int>* interrupt = nullptr;
   /// How a reproduce command starts: this tool, `run`, --impl and the options
   /// that change answers (--cases, --timeout-ms); the engine appends --run and --chunking.
   std::string reproduce_prefix = "sse-conform run";
@@ -130,8 +162,10 @@ struct case_result {
 struct run_result {
   std::string setup_error;  ///< Non-empty: the run could not start (exit 2).
   adapter_info adapter;
-  std::vector<case_result> cases;  ///< In selection order, whatever `jobs`.
+  std::vector<case_result> cases;  ///< In selection order, whatever `jobs`; only the finished ones when interrupted.
   double seconds = 0;
+  int interrupted_by = 0;    ///< The signal that stopped the run (run_options::interrupt), 0 if none.
+  std::size_t selected = 0;  ///< How many cases were selected (more than `cases` when interrupted).
 };
 
 /// Called after each case (from worker threads, serialized by the engine).
@@ -141,6 +175,14 @@ using progress_callback = std::function<void(std::size_t done, std::size_t total
 /// setup error (no hello from the first adapter) leaves `cases` empty.
 run_result run_cases(const std::vector<const conformance::test_case*>& cases, const run_options& options,
                      const progress_callback& progress = {});
+
+/// The id of the parse request for case `path` under chunking `chunking`
+/// ("wire/bom/K7P2@split@3"): unique within a run, so an answer names the
+/// one exchange it belongs to (an extra answer cannot pass for another's).
+std::string request_id(std::string_view path, std::string_view chunking);
+
+/// The `id` string of an answer line, nullopt when it is not a JSON object with one.
+std::optional<std::string> answer_id(std::string_view line);
 
 /// The parse request line (adapter protocol 1) for `chunks`, as
 /// ssec::to_json(parse_request) would dump it but written directly: a

@@ -60,6 +60,16 @@ enum class matrix_part {
 std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix,
                             matrix_part part = matrix_part::full);
 
+/// Merges the reports of a sharded run (`run --shard K/N --json`, whose
+/// `options.shard` is "K/N") into one report per adapter (same command, name
+/// and version), as the unsharded run would have written it: the cases in
+/// case-file order, totals and `must_cases` recomputed, `exit` the worst,
+/// `seconds` the longest shard's, `options.shards` = N instead of `shard`.
+/// Reports without a shard pass through unchanged, in order (merged reports
+/// stand where their first shard stood). An error when a case is in two
+/// shards, a shard is given twice, shards disagree on N, or one is missing.
+result<std::vector<nlohmann::json>> merge_shard_reports(std::vector<nlohmann::json> reports);
+
 /// Result lines `<impl>  <topic>_<id>  <STATUS>` (one per case, the
 /// project's line format; `serve --browser-results` writes them, see
 /// tools/docs/serve.md) as JSON reports of the `run --json` shape, one per
