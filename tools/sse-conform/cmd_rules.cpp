@@ -8,6 +8,7 @@
 #include "contract_options.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/rule_listing.hpp"
+#include "ssec/data_dir.hpp"
 #include "ssec/wire_json.hpp"
 
 namespace ssec::cli {
@@ -19,8 +20,8 @@ struct rules_options {
   std::string dialect;
   std::string rule;  // explain
   bool json = false;
-  std::string tags = "spec/tags.yaml";
-  std::string cases = "conformance/cases";
+  std::string tags = ssec::data_path("spec/tags.yaml");
+  std::string cases = ssec::data_path("conformance/cases");
   conformance::contract_source contract;
 };
 

@@ -335,6 +335,22 @@ TEST(validator, question_with_id_instead_of_tool_call_id) {
       << describe(report);
 }
 
+// A key variant beside the mapped key loses nothing (the frontend maps the
+// exact key, which is there): an extra field, so CHAT-FIELD-UNDECLARED (should),
+// not CHAT-KEY-CASING (must). Instead of the mapped key it is the MUST
+// (spec/DECISIONS.md, chat-key-casing).
+TEST(validator, key_variant_beside_the_mapped_key_is_an_undeclared_field) {
+  const auto beside =
+      sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","text":"a","Text":"a"})"));
+  EXPECT_EQ(rules_broken(beside), (std::set<std::string>{"CHAT-FIELD-UNDECLARED"})) << describe(beside);
+  EXPECT_TRUE(beside.conforming()) << describe(beside);
+  const auto instead =
+      sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","Text":"a"})"));
+  EXPECT_EQ(rules_broken(instead), (std::set<std::string>{"CHAT-KEY-CASING", "CHAT-FIELD-REQUIRED"}))
+      << describe(instead);
+  EXPECT_FALSE(instead.conforming());
+}
+
 // Unknown agent types still carry the envelope (spec/DECISIONS.md, unknown-types).
 TEST(validator, unknown_agent_type_keeps_envelope_rules) {
   const auto report =
