@@ -93,7 +93,8 @@ expect_exit 1 "$tool" cases --cases my-cases --check --chunkings whole --show 0
 expect_exit 0 "$tool" coverage --spec spec --cases my-cases
 grep -qE '^ok +event +chat\.citation ' out.txt || { cat out.txt >&2; fail "coverage does not list chat.citation as covered"; }
 grep -qE '^ok +field +chat\.citation\.url ' out.txt || fail "coverage does not list chat.citation.url as covered"
-grep -qE '^ok +rule +CHAT-CITATION-URL ' out.txt || fail "coverage does not list CHAT-CITATION-URL as covered"
+grep -qE '^ok +rule-kept +CHAT-CITATION-URL ' out.txt || fail "coverage does not list CHAT-CITATION-URL as kept"
+grep -qE '^ok +rule-broken +CHAT-CITATION-URL ' out.txt || fail "coverage does not list CHAT-CITATION-URL as broken"
 
 # parse --layer decodes it as structured (the built-in catalogs: unknown).
 printf 'data: {"type":"citation","url":"https://example.com"}\n\n' > good.sse
@@ -111,15 +112,16 @@ expect_out '"kind":"unknown","type":"citation"' "parse (built-in): citation not 
 expect_exit 0 "$tool" validate --dialect chat --spec spec good.sse
 expect_out ': conforming' "validate --spec: a good citation is not conforming"
 expect_exit 1 "$tool" validate --dialect chat --spec spec no-url.sse
-expect_out 'frame 2, byte 37: CHAT-CITATION-URL (must)' "validate --spec: no CHAT-CITATION-URL finding at frame 2"
-expect_out 'CHAT-FIELD-REQUIRED (should)' "validate --spec: no CHAT-FIELD-REQUIRED for the missing url"
-expect_out 'basis:    decision, spec/DECISIONS.md#chat-field-required' "validate: a finding without its basis"
+expect_out 'frame 2, byte 39: CHAT-CITATION-URL (must)' "validate --spec: no CHAT-CITATION-URL finding at frame 2"
+expect_out 'basis:    document, chat-and-code-sessions.txt:32 "a citation always carries its url"' \
+  "validate: the team's MUST without its basis"
 expect_out 'NOT conforming' "validate --spec: a citation without url called conforming"
 expect_exit 0 "$tool" validate --dialect chat no-url.sse
 refute_out 'CHAT-CITATION-URL' "the built-in catalogs know the team's rule"
 # A should of the contract (a url that is not a string) fails only with --strict, which says so.
 expect_exit 0 "$tool" validate --dialect chat --spec spec url-number.sse
 expect_out 'CHAT-FIELD-TYPE (should)' "validate --spec: no CHAT-FIELD-TYPE for a numeric url"
+expect_out 'basis:    decision, spec/DECISIONS.md#chat-field-type' "validate: a SHOULD without its basis"
 expect_exit 1 "$tool" validate --dialect chat --spec spec --strict url-number.sse
 expect_out '1 decision-based promoted by --strict' "validate --strict does not say it promoted a finding"
 expect_out 'NOT conforming' "validate --strict: still conforming"

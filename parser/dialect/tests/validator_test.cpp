@@ -146,7 +146,7 @@ std::vector<rule_case> rule_cases() {
       {"AGENT-FIELD-TYPE", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":42,"runId":"r1","stepId":"s1"})")})},
       {"AGENT-KEY-CASING", "agent", agent_ok,
-       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","step_id":"s1"})")})},
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","Sequence":1})")})},
       {"AGENT-FIELD-UNDECLARED", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","role":"assistant"})")})},
       {"AGENT-JSON-UNIQUE-KEYS", "agent", agent_ok,
