@@ -77,8 +77,8 @@ const std::string gadget_document =
 const std::string gadget_decisions =
     "# Decisions\n\n## stop-after-spin\n\nThe document names both events; pairing them is our reading.\n";
 
-// line:column (1-based) of the first `needle` in `text`: where the loader
-// places an entry's key.
+// line:column (1-based) of the first `needle` in `text`: the loader places an
+// entry at its first key.
 std::string position_of(const std::string& text, const std::string& needle) {
   const std::size_t at = text.find(needle);
   EXPECT_NE(at, std::string::npos) << needle;
@@ -139,7 +139,7 @@ TEST_F(contract_cli, a_team_catalog_with_its_decisions_and_sources_loads) {
 
 TEST_F(contract_cli, a_decision_that_is_no_heading_of_the_decisions_beside_the_catalog_is_refused_with_its_position) {
   const fs::path cat = team(gadget_catalog, "# Decisions\n\n## something-else\n");
-  const std::string where = cat.string() + ":" + position_of(gadget_catalog, "decision: stop-after-spin");
+  const std::string where = cat.string() + ":" + position_of(gadget_catalog, "id: GADGET-STOP-AFTER-SPIN");
   for (const std::string& args : {validate_gadget(cat), "rules --catalog " + quote(cat.string()),
                                   "parse --layer gadget --catalog " + quote(cat.string()) + " good.sse",
                                   "check --dialect gadget --catalog " + quote(cat.string()) + " --file good.sse"}) {
@@ -163,7 +163,7 @@ TEST_F(contract_cli, generate_cases_and_coverage_check_the_decisions_of_their_sp
   team(gadget_catalog, "# Decisions\n\n## something-else\n");
   fs::copy_file(source_dir / "spec/tags.yaml", dir_ / "team/tags.yaml");
   fs::create_directories(dir_ / "cases/ours");
-  const std::string where = "gadget.yaml:" + position_of(gadget_catalog, "decision: stop-after-spin");
+  const std::string where = "gadget.yaml:" + position_of(gadget_catalog, "id: GADGET-STOP-AFTER-SPIN");
   const auto generate = run("generate-cases --spec team --out cases/generated --cases cases");
   EXPECT_EQ(generate.status, 2) << generate.out << generate.err;
   EXPECT_NE(generate.err.find(where + ": decision `stop-after-spin`"), std::string::npos) << generate.err;
@@ -190,8 +190,10 @@ TEST_F(contract_cli, a_quote_that_is_not_on_its_line_is_refused) {
   const fs::path cat = team(gadget_catalog, gadget_decisions, document);
   const auto r = run(validate_gadget(cat, "--sources team/docs"));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("Every widget event names its widget."), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(cat.string() + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(cat.string() + ":" + position_of(gadget_catalog, "id: GADGET-WIDGET-ID") +
+                       ": quote of rule `GADGET-WIDGET-ID` is not on gadget-protocol.txt:4"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(contract_cli, sources_without_the_cited_document_are_refused) {
