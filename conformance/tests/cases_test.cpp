@@ -112,8 +112,8 @@ TEST(case_files, cited_decisions_exist) {
 TEST(case_files, every_must_case_cites_a_document_line_or_whatwg) {
   const auto document_line = [](const std::string& from) {
     const std::size_t at = from.find(".txt:");
-    return at != std::string::npos && at > 0 && from.find('/') == std::string::npos &&
-           at + 5 < from.size() && std::isdigit(static_cast<unsigned char>(from[at + 5]));
+    return at != std::string::npos && at > 0 && from.find('/') == std::string::npos && at + 5 < from.size() &&
+           std::isdigit(static_cast<unsigned char>(from[at + 5]));
   };
   std::size_t checked = 0;
   for (const auto& c : suite().result.value) {
@@ -125,8 +125,8 @@ TEST(case_files, every_must_case_cites_a_document_line_or_whatwg) {
     if (c.verdict != conf::verdict::must) continue;
     ++checked;
     const bool grounded = std::any_of(c.from.begin(), c.from.end(), [&](const std::string& from) {
-      return from.starts_with("https://html.spec.whatwg.org/") || from.starts_with("https://encoding.spec.whatwg.org/") ||
-             document_line(from);
+      return from.starts_with("https://html.spec.whatwg.org/") ||
+             from.starts_with("https://encoding.spec.whatwg.org/") || document_line(from);
     });
     EXPECT_TRUE(grounded) << c.where.to_string() << ": must case " << c.id
                           << " cites neither a WHATWG section nor a protocol document line";

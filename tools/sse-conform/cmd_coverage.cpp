@@ -48,7 +48,8 @@ int run_coverage(const coverage_options& opt) {
 void add_coverage_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<coverage_options>();
   auto* cmd = app.add_subcommand("coverage", "Cases per layer and tag, and the cases covering each catalog entry");
-  cmd->add_option("--spec", opt->spec, "Folder of the catalogs, their DECISIONS.md and tags.yaml")->capture_default_str();
+  cmd->add_option("--spec", opt->spec, "Folder of the catalogs, their DECISIONS.md and tags.yaml")
+      ->capture_default_str();
   add_contract_options(cmd, opt->contract, /*with_spec=*/false);
   cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
   cmd->add_option("--ids", opt->max_ids, "Case ids shown per item")

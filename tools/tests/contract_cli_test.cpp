@@ -117,9 +117,8 @@ class contract_cli : public tool_test {
     std::ofstream(dir_ / "team" / "gadget.yaml", std::ios::binary) << catalog;
     if (!decisions.empty()) std::ofstream(dir_ / "team" / "DECISIONS.md", std::ios::binary) << decisions;
     std::ofstream(dir_ / "team" / "docs" / "gadget-protocol.txt", std::ios::binary) << document;
-    std::ofstream(dir_ / "good.sse", std::ios::binary)
-        << "data: {\"type\":\"widget_spun\",\"widgetId\":\"w1\"}\n\n"
-        << "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w1\"}\n\n";
+    std::ofstream(dir_ / "good.sse", std::ios::binary) << "data: {\"type\":\"widget_spun\",\"widgetId\":\"w1\"}\n\n"
+                                                       << "data: {\"type\":\"widget_stopped\",\"widgetId\":\"w1\"}\n\n";
     return dir_ / "team" / "gadget.yaml";
   }
 
@@ -217,7 +216,8 @@ TEST_F(contract_cli, a_version_that_is_not_semver_is_refused_with_its_position) 
 // (they are not part of this repository; CI gives their folder).
 TEST_F(contract_cli, the_built_in_contract_passes_its_own_sources_check) {
   const char* dir = std::getenv("SSEC_PROTOCOLS_DIR");
-  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "SSEC_PROTOCOLS_DIR is not set: the protocol documents are not checked";
+  if (dir == nullptr || *dir == '\0')
+    GTEST_SKIP() << "SSEC_PROTOCOLS_DIR is not set: the protocol documents are not checked";
   const auto r = run("rules --sources " + quote(dir));
   EXPECT_EQ(r.status, 0) << r.err;
 }
@@ -252,8 +252,8 @@ TEST_F(contract_cli, rules_json_is_versioned_and_every_must_rests_on_quoted_word
   for (const auto& rule : j.at("rules")) {
     const std::string id = rule.at("id");
     ids.insert(id);
-    for (const char* key : {"severity", "basis", "dialects", "text", "sources", "quotes", "decision",
-                            "decisions_file", "grounds", "check", "where", "broken_by", "kept_by"}) {
+    for (const char* key : {"severity", "basis", "dialects", "text", "sources", "quotes", "decision", "decisions_file",
+                            "grounds", "check", "where", "broken_by", "kept_by"}) {
       EXPECT_TRUE(rule.contains(key)) << id << " lacks " << key;
     }
     if (rule.at("severity") == "must") {
@@ -326,12 +326,14 @@ std::string frames(std::initializer_list<const char*> data) {
 TEST_F(contract_cli, streams_the_documents_allow_are_conforming) {
   const std::vector<legal_stream> streams = {
       // chat:36 names the workflow events and no key: run_id and a numeric node id break no sentence.
-      {"workflow keys the document never names", "workflow",
+      {"workflow keys the document never names",
+       "workflow",
        frames({R"({"type":"run_started","run_id":"w1"})", R"({"type":"node_started","runId":"w1","nodeId":7})",
                R"({"type":"node_completed","run_id":"w1","nodeId":7})", R"({"type":"run_completed","runId":"w1"})"}),
        {"CHAT-FIELD-TYPE"}},
       // agent:55 "Not every run emits every type": an end without its begin.
-      {"lifecycle ends without their begins", "agent",
+      {"lifecycle ends without their begins",
+       "agent",
        frames({R"({"type":"run_started","runId":"r1"})",
                R"({"type":"tool_result","runId":"r1","stepId":"s1","payload":{},"data":1})",
                R"({"type":"step_completed","runId":"r1","stepId":"s1"})",
@@ -339,18 +341,22 @@ TEST_F(contract_cli, streams_the_documents_allow_are_conforming) {
                R"({"type":"done","runId":"r1"})"}),
        {"AGENT-TOOL-PAIR", "AGENT-STEP-PAIR", "AGENT-SUBAGENT-PAIR"}},
       // agent:23 says runId is present on every event, not that it never changes.
-      {"a runId that changes", "agent",
+      {"a runId that changes",
+       "agent",
        frames({R"({"type":"run_started","runId":"r1"})",
                R"({"type":"message_chunk","runId":"r2","stepId":"s1","content":"x"})",
                R"({"type":"done","runId":"r2"})"}),
        {"AGENT-RUNID-CONSTANT"}},
       // chat:49 "never interchange them": the id is there; the extra toolCallId interchanges nothing.
-      {"an approval_request with its id and a toolCallId", "chat",
+      {"an approval_request with its id and a toolCallId",
+       "chat",
        frames({R"({"type":"tool_call","id":"t1","name":"rm","arguments":{}})",
                R"({"type":"approval_request","id":"t1","name":"rm","arguments":{},"toolCallId":"t1"})"}),
        {"CHAT-APPROVAL-QUESTION-DISTINCT"}},
       // chat:48: the exact key is written; a variant beside it is an extra field.
-      {"a key variant beside the mapped key", "chat", frames({R"({"type":"content","text":"a","Text":"a"})"}),
+      {"a key variant beside the mapped key",
+       "chat",
+       frames({R"({"type":"content","text":"a","Text":"a"})"}),
        {"CHAT-FIELD-UNDECLARED"}},
   };
   for (const auto& s : streams) {
@@ -368,8 +374,7 @@ TEST_F(contract_cli, streams_the_documents_allow_are_conforming) {
     EXPECT_EQ(seen, s.should) << s.name;
     const auto strict = run("validate --strict --dialect " + std::string(s.dialect) + " " + quote(file.string()));
     EXPECT_EQ(strict.status, 1) << s.name << "\n" << strict.out;
-    EXPECT_NE(strict.out.find("decision-based promoted by --strict): NOT conforming"), std::string::npos)
-        << strict.out;
+    EXPECT_NE(strict.out.find("decision-based promoted by --strict): NOT conforming"), std::string::npos) << strict.out;
   }
 }
 
@@ -377,8 +382,9 @@ TEST_F(contract_cli, streams_the_documents_allow_are_conforming) {
 // parser keeps only lines starting with "data: ", so the frame (here done) is
 // lost: a MUST, on the document's words.
 TEST_F(contract_cli, an_agent_frame_without_the_space_is_a_must_finding) {
-  const fs::path file = write("nospace.sse", "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
-                                             "data:{\"type\":\"done\",\"runId\":\"r1\"}\n\n");
+  const fs::path file = write("nospace.sse",
+                              "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+                              "data:{\"type\":\"done\",\"runId\":\"r1\"}\n\n");
   const auto r = run("validate --dialect agent " + quote(file.string()));
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("frame 2, byte 43: AGENT-FRAME-DATA-SPACE (must)"), std::string::npos) << r.out;

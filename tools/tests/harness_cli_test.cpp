@@ -502,7 +502,7 @@ TEST(harness_units, the_matrix_has_a_readme_part_and_a_full_part) {
 TEST(harness_units, the_matrix_says_how_many_must_cases_each_column_graded) {
   const auto c = [](const std::string& id, const std::string& verdict, const std::string& outcome,
                     const std::string& reason) {
-    return nlohmann::json{{"id", id},           {"layer", "wire"}, {"tags", nlohmann::json::array({"retry"})},
+    return nlohmann::json{{"id", id},           {"layer", "wire"},    {"tags", nlohmann::json::array({"retry"})},
                           {"outcome", outcome}, {"verdict", verdict}, {"reason", reason},
                           {"file", "c.yaml"},   {"line", 7}};
   };

@@ -344,8 +344,7 @@ TEST(validator, key_variant_beside_the_mapped_key_is_an_undeclared_field) {
       sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","text":"a","Text":"a"})"));
   EXPECT_EQ(rules_broken(beside), (std::set<std::string>{"CHAT-FIELD-UNDECLARED"})) << describe(beside);
   EXPECT_TRUE(beside.conforming()) << describe(beside);
-  const auto instead =
-      sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","Text":"a"})"));
+  const auto instead = sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","Text":"a"})"));
   EXPECT_EQ(rules_broken(instead), (std::set<std::string>{"CHAT-KEY-CASING", "CHAT-FIELD-REQUIRED"}))
       << describe(instead);
   EXPECT_FALSE(instead.conforming());

@@ -355,10 +355,11 @@ TEST(outputs, json_and_junit_carry_the_findings) {
 TEST(outputs, junit_fails_promoted_findings_and_names_each_basis) {
   capture c;
   c.source = "t";
-  c.pieces.push_back({"data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
-                      "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
-                      "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n",
-                      0});
+  c.pieces.push_back(
+      {"data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+       "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+       "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n",
+       0});
   c.timed = false;
   ssec::live::check_options opt;
   opt.dialect = sse::dialect::builtin_dialect("agent");
