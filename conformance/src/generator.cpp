@@ -59,8 +59,8 @@ std::string make_id(std::string_view key, std::set<std::string>& used) {
 }
 
 std::vector<std::string> trace_refs(const dl::trace& t) {
-  std::vector<std::string> out;
-  for (const auto& s : t.sources) out.push_back(s.starts_with("https://") ? s : "protocols/" + s);
+  // Document lines are cited by name (`agent-service.txt:35`): the documents are not in the repository.
+  std::vector<std::string> out(t.sources.begin(), t.sources.end());
   if (!t.decision.empty()) out.push_back("spec/DECISIONS.md#" + t.decision);
   return out;
 }

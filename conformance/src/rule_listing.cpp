@@ -53,6 +53,8 @@ nlohmann::ordered_json rules_to_json(const dl::catalog& contract, std::span<cons
                     {"sources", r.origin.sources},
                     {"quotes", r.quotes},
                     {"decision", r.origin.decision},
+                    {"decisions_file", r.origin.decision.empty() ? std::string() : dl::decisions_file(r)},
+                    {"grounds", dl::basis_text(r)},
                     {"check", dl::to_string(r.check.kind)},
                     {"where", r.where.to_string()},
                     {"broken_by", p.broken_by},
@@ -71,7 +73,7 @@ void print_rule_lines(std::ostream& out, std::span<const pinned_rule> rules) {
     out << r.id << std::string(width - r.id.size() + 2, ' ') << level << std::string(8 - level.size(), ' ') << basis
         << std::string(10 - basis.size(), ' ');
     for (std::size_t i = 0; i < r.dialects.size(); ++i) out << (i ? "," : "") << r.dialects[i];
-    out << "  " << p.broken_by.size() << " broken, " << p.kept_by.size() << " kept\n";
+    out << "  " << p.broken_by.size() << " broken, " << p.kept_by.size() << " kept  " << dl::basis_text(r) << "\n";
   }
   out << rules.size() << (rules.size() == 1 ? " rule" : " rules") << "; `sse-conform explain ID` shows one\n";
 }
@@ -88,7 +90,7 @@ void print_rule_explained(std::ostream& out, const pinned_rule& p) {
     if (i < r.quotes.size()) out << "\n          \"" << r.quotes[i] << "\"";
     out << "\n";
   }
-  if (!r.origin.decision.empty()) out << "  decision: spec/DECISIONS.md#" << r.origin.decision << "\n";
+  if (!r.origin.decision.empty()) out << "  decision: " << dl::decisions_file(r) << "#" << r.origin.decision << "\n";
   const auto list = [&](std::string_view what, const std::vector<std::string>& ids) {
     out << "  " << what << " (" << ids.size() << "):";
     for (const auto& id : ids) out << " " << id;

@@ -105,6 +105,35 @@ TEST(case_files, cited_decisions_exist) {
   }
 }
 
+// A `must` rests on the words of a protocol document or of the WHATWG rules
+// (spec/DECISIONS.md#severity-basis): every must case cites one, a WHATWG
+// URL or a document line named by the document alone (`agent-service.txt:9`;
+// the documents are not in this repository, so never a path to them).
+TEST(case_files, every_must_case_cites_a_document_line_or_whatwg) {
+  const auto document_line = [](const std::string& from) {
+    const std::size_t at = from.find(".txt:");
+    return at != std::string::npos && at > 0 && from.find('/') == std::string::npos && at + 5 < from.size() &&
+           std::isdigit(static_cast<unsigned char>(from[at + 5]));
+  };
+  std::size_t checked = 0;
+  for (const auto& c : suite().result.value) {
+    for (const auto& from : c.from) {
+      EXPECT_FALSE(from.find(".txt:") != std::string::npos && !document_line(from))
+          << c.where.to_string() << ": case " << c.id << " cites " << from
+          << ": cite a protocol document by its name alone (agent-service.txt:9)";
+    }
+    if (c.verdict != conf::verdict::must) continue;
+    ++checked;
+    const bool grounded = std::any_of(c.from.begin(), c.from.end(), [&](const std::string& from) {
+      return from.starts_with("https://html.spec.whatwg.org/") ||
+             from.starts_with("https://encoding.spec.whatwg.org/") || document_line(from);
+    });
+    EXPECT_TRUE(grounded) << c.where.to_string() << ": must case " << c.id
+                          << " cites neither a WHATWG section nor a protocol document line";
+  }
+  EXPECT_GT(checked, 500u);
+}
+
 // spec/DECISIONS.md reserves case ids for its decisions ("Cases: `H5JQ`"):
 // a case with a reserved id must cite the decision that reserved it.
 TEST(case_files, reserved_ids_cite_their_decision) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // The "Robust parser" printed in the agent-service document
-// (shared/protocols/agent-service.txt, lines 60-75), transcribed faithfully
+// (agent-service.txt, the agent-service protocol document, lines 60-75), transcribed faithfully
 // (TypeScript annotations removed, nothing else changed), as the example of
 // what goes wrong: it splits on "\n\n" only (no CRLF, no lone CR), takes only
 // the first `data: ` line of a frame, and needs the space after the colon.

@@ -8,6 +8,7 @@
 
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "ssec/conformance/coverage.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
@@ -23,6 +24,7 @@ struct coverage_options {
   std::string spec = ssec::data_path("spec");
   std::string cases = ssec::data_path("conformance/cases");
   std::size_t max_ids = 6;
+  conformance::contract_source contract;  // the catalogs of --spec (unless only --catalog is given), --sources
 };
 
 int run_coverage(const coverage_options& opt) {
@@ -31,14 +33,11 @@ int run_coverage(const coverage_options& opt) {
   const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
   for (const auto& e : errors) std::cerr << e.to_string() << "\n";
   if (!loaded.ok()) std::cerr << loaded.error_text();
-  const auto cat = sse::dialect::load_catalog_files(conformance::catalog_paths(opt.spec));
-  if (!cat.ok()) {
-    std::cerr << cat.error_text();
-    return exit_usage;
-  }
+  const auto cat = load_contract_or_say_why(opt.contract, "coverage");
+  if (!cat) return exit_usage;
   conformance::print_summary(std::cout, loaded.value, &tags);
   std::cout << "\n";
-  const auto report = conformance::compute_coverage(*cat.value, loaded.value);
+  const auto report = conformance::compute_coverage(*cat, loaded.value);
   conformance::print_coverage(std::cout, report, opt.max_ids);
   if (!errors.empty() || !loaded.ok()) return exit_usage;
   return report.uncovered() == 0 ? exit_ok : exit_failure;
@@ -49,12 +48,17 @@ int run_coverage(const coverage_options& opt) {
 void add_coverage_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<coverage_options>();
   auto* cmd = app.add_subcommand("coverage", "Cases per layer and tag, and the cases covering each catalog entry");
-  cmd->add_option("--spec", opt->spec, "Folder of the catalogs and tags.yaml")->capture_default_str();
+  cmd->add_option("--spec", opt->spec, "Folder of the catalogs, their DECISIONS.md and tags.yaml")
+      ->capture_default_str();
+  add_contract_options(cmd, opt->contract, /*with_spec=*/false);
   cmd->add_option("--cases", opt->cases, "Root of the case files")->capture_default_str();
   cmd->add_option("--ids", opt->max_ids, "Case ids shown per item")
       ->capture_default_str()
       ->check(at_least<std::size_t>(0));
-  cmd->callback([opt, &code] { code = run_coverage(*opt); });
+  cmd->callback([opt, cmd, &code] {
+    use_spec_folder(cmd, opt->spec, opt->contract);
+    code = run_coverage(*opt);
+  });
 }
 
 }  // namespace ssec::cli

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "commands.hpp"
+#include "contract_options.hpp"
 #include "ssec/conformance/generator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
@@ -25,16 +26,14 @@ struct generate_options {
   std::string out = ssec::data_path("conformance/cases/generated");
   std::string cases;  // default: the parent of `out`
   bool check = false;
+  conformance::contract_source contract;  // the catalogs of --spec (unless only --catalog is given), --sources
 };
 
 int run_generate(const generate_options& opt) {
   const fs::path out(opt.out);
   const fs::path cases = opt.cases.empty() ? out.parent_path() : fs::path(opt.cases);
-  const auto loaded = sse::dialect::load_catalog_files(conformance::catalog_paths(opt.spec));
-  if (!loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return exit_usage;
-  }
+  const auto loaded = load_contract_or_say_why(opt.contract, "generate-cases");
+  if (!loaded) return exit_usage;
   std::vector<ssec::error> tag_errors;
   const fs::path tags_path = fs::path(opt.spec) / "tags.yaml";
   const auto tags = conformance::load_tags(tags_path, tags_path.string(), tag_errors);
@@ -45,7 +44,7 @@ int run_generate(const generate_options& opt) {
     std::cerr << reserved.error().to_string();
     return exit_usage;
   }
-  const auto files = conformance::generate_cases(*loaded.value, *reserved);
+  const auto files = conformance::generate_cases(*loaded, *reserved);
   std::set<std::string> names;
   int differences = 0;
   for (const auto& f : files) {
@@ -102,13 +101,18 @@ int run_generate(const generate_options& opt) {
 void add_generate_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<generate_options>();
   auto* cmd = app.add_subcommand("generate-cases", "Write the dialect-layer cases generated from the catalogs");
-  cmd->add_option("--spec", opt->spec, "Folder of the catalogs (*.yaml) and DECISIONS.md")->capture_default_str();
+  cmd->add_option("--spec", opt->spec, "Folder of the catalogs (*.yaml), their DECISIONS.md and tags.yaml")
+      ->capture_default_str();
+  add_contract_options(cmd, opt->contract, /*with_spec=*/false);
   cmd->add_option("--out", opt->out, "Folder of the generated case files")->capture_default_str();
   cmd->add_option("--cases", opt->cases,
                   "Root of all case files (hand-written ids are reserved); default: the parent of --out");
   cmd->add_flag("--check", opt->check,
                 "Write nothing; exit 1 if the files in --out differ from the generator's output");
-  cmd->callback([opt, &code] { code = run_generate(*opt); });
+  cmd->callback([opt, cmd, &code] {
+    use_spec_folder(cmd, opt->spec, opt->contract);
+    code = run_generate(*opt);
+  });
 }
 
 }  // namespace ssec::cli

@@ -23,6 +23,10 @@ void add_contract_options(CLI::App* cmd, conformance::contract_source& source, b
 
 bool spec_given(const CLI::App* cmd) { return cmd->count("--spec") > 0; }
 
+void use_spec_folder(const CLI::App* cmd, const std::string& spec, conformance::contract_source& source) {
+  if (spec_given(cmd) || source.catalog_files.empty()) source.spec_dir = spec;
+}
+
 std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conformance::contract_source& source,
                                                                       std::string_view command) {
   auto loaded = conformance::load_contract(source);

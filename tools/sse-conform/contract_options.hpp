@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,11 @@ void add_contract_options(CLI::App* cmd, conformance::contract_source& source, b
 
 /// True when the user gave --spec on `cmd`.
 bool spec_given(const CLI::App* cmd);
+
+/// For the commands whose contract is their spec folder (coverage,
+/// generate-cases): the catalogs of `spec` (given or the default) unless
+/// only --catalog was given, which then names the whole contract.
+void use_spec_folder(const CLI::App* cmd, const std::string& spec, conformance::contract_source& source);
 
 /// conformance::load_contract(source); on failure prints every error to
 /// stderr after "sse-conform <command>:" and returns nullptr (exit 2).

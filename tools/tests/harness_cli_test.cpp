@@ -628,6 +628,31 @@ TEST(harness_units, the_matrix_has_a_readme_part_and_a_full_part) {
   EXPECT_NE(h::matrix_markdown(absolute, "../../").find("[wire/a/1](/cases/c.yaml#L7)"), std::string::npos);
 }
 
+// The matrix, like every report, says how many MUST cases each column graded
+// and why the others were not (issue 11, part 3).
+TEST(harness_units, the_matrix_says_how_many_must_cases_each_column_graded) {
+  const auto c = [](const std::string& id, const std::string& verdict, const std::string& outcome,
+                    const std::string& reason) {
+    return nlohmann::json{{"id", id},           {"layer", "wire"},    {"tags", nlohmann::json::array({"retry"})},
+                          {"outcome", outcome}, {"verdict", verdict}, {"reason", reason},
+                          {"file", "c.yaml"},   {"line", 7}};
+  };
+  const std::vector<nlohmann::json> reports{
+      {{"adapter", {{"name", "ref"}}},
+       {"cases", {c("wire/a/1", "must", "pass", ""), c("wire/a/2", "must", "pass", "")}}},
+      {{"adapter", {{"name", "js"}}},
+       {"cases",
+        {c("wire/a/1", "must", "pass", ""), c("wire/a/2", "must", "skip", "needs capability retry"),
+         c("wire/a/3", "impl", "skip", "needs capability retry")}}}};
+  const std::string full = h::matrix_markdown(reports, "../../", h::matrix_part::full);
+  EXPECT_NE(full.find("- ref: every graded case passes; MUST cases: all 2 MUST cases graded"), std::string::npos)
+      << full;
+  EXPECT_NE(full.find("- js: every graded case passes; MUST cases: conforming on the 1 graded MUST cases; 1 not "
+                      "graded: needs capability retry (1)"),
+            std::string::npos)
+      << full;
+}
+
 // The whole suite against the reference: everything graded passes. Every
 // case runs whole, byte by byte and under two random splits here; the
 // every-split-point scan of the full plan is what tools/report.sh runs.

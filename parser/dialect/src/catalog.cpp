@@ -87,9 +87,14 @@ std::string_view to_string(severity s) noexcept { return s == severity::must ? "
 
 std::string_view to_string(basis b) noexcept { return b == basis::document ? "document" : "decision"; }
 
+std::string decisions_file(const rule_spec& r) {
+  const auto slash = r.where.file.find_last_of('/');
+  return slash == std::string::npos ? "DECISIONS.md" : r.where.file.substr(0, slash + 1) + "DECISIONS.md";
+}
+
 std::string basis_text(const rule_spec& r) {
   std::string out(to_string(r.basis));
-  if (r.basis == basis::decision) return out + ", spec/DECISIONS.md#" + r.origin.decision;
+  if (r.basis == basis::decision) return out + ", " + decisions_file(r) + "#" + r.origin.decision;
   if (r.origin.sources.empty()) return out;
   out += ", " + r.origin.sources.front();
   if (!r.quotes.empty()) out += " \"" + r.quotes.front() + "\"";

@@ -267,7 +267,10 @@ struct validator::impl {
         const std::string f = folded_key(key);
         const auto twin =
             std::find_if(declared.begin(), declared.end(), [&](const field_spec& d) { return folded_key(d.key) == f; });
-        if (twin != declared.end()) {
+        // A variant written instead of the mapped key is a casing finding;
+        // beside the mapped key it loses nothing: an undeclared field
+        // (DECISIONS.md#chat-key-casing).
+        if (twin != declared.end() && !present(twin->key)) {
           each(check_kind::key_casing, [&](rule_state& s) {
             report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));
           });

@@ -146,7 +146,7 @@ std::vector<rule_case> rule_cases() {
       {"AGENT-FIELD-TYPE", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":42,"runId":"r1","stepId":"s1"})")})},
       {"AGENT-KEY-CASING", "agent", agent_ok,
-       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","step_id":"s1"})")})},
+       agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","Sequence":1})")})},
       {"AGENT-FIELD-UNDECLARED", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1","role":"assistant"})")})},
       {"AGENT-JSON-UNIQUE-KEYS", "agent", agent_ok,
@@ -333,6 +333,21 @@ TEST(validator, question_with_id_instead_of_tool_call_id) {
   EXPECT_EQ(rules_broken(report),
             (std::set<std::string>{"CHAT-APPROVAL-QUESTION-DISTINCT", "CHAT-QUESTION-TOOLCALLID"}))
       << describe(report);
+}
+
+// A key variant beside the mapped key loses nothing (the frontend maps the
+// exact key, which is there): an extra field, so CHAT-FIELD-UNDECLARED (should),
+// not CHAT-KEY-CASING (must). Instead of the mapped key it is the MUST
+// (spec/DECISIONS.md, chat-key-casing).
+TEST(validator, key_variant_beside_the_mapped_key_is_an_undeclared_field) {
+  const auto beside =
+      sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","text":"a","Text":"a"})"));
+  EXPECT_EQ(rules_broken(beside), (std::set<std::string>{"CHAT-FIELD-UNDECLARED"})) << describe(beside);
+  EXPECT_TRUE(beside.conforming()) << describe(beside);
+  const auto instead = sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"type":"content","Text":"a"})"));
+  EXPECT_EQ(rules_broken(instead), (std::set<std::string>{"CHAT-KEY-CASING", "CHAT-FIELD-REQUIRED"}))
+      << describe(instead);
+  EXPECT_FALSE(instead.conforming());
 }
 
 // Unknown agent types still carry the envelope (spec/DECISIONS.md, unknown-types).

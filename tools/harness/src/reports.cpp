@@ -539,8 +539,17 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
   for (const auto& r : reports) {
     std::string list;
     std::size_t n = 0;
+    must_grading must;  // graded vs not graded MUST cases, as every report says
     for (const auto& c : r.value("cases", nlohmann::json::array())) {
       const std::string oc = c.value("outcome", "");
+      if (c.value("verdict", "") == "must") {
+        if (oc == "skip") {
+          ++must.not_graded;
+          ++must.reasons[c.value("reason", "")];
+        } else {
+          ++must.graded;
+        }
+      }
       if (oc == "pass" || oc == "skip") continue;
       ++n;
       const std::string file = c.value("file", "");
@@ -549,7 +558,8 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
               (oc == "fail" ? "" : " (" + oc + ")");
     }
     m << "- " << r["adapter"].value("name", "?") << ": "
-      << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list) << "\n";
+      << (n == 0 ? "every graded case passes" : std::to_string(n) + " not passing: " + list)
+      << "; MUST cases: " << must.sentence(n == 0) << "\n";
   }
   return m.str();
 }

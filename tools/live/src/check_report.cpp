@@ -93,9 +93,12 @@ std::string to_junit(const std::vector<junit_suite>& suites) {
         ++tests;
         std::string fails;
         for (const auto& f : r.findings) {
-          if (level_of(f.rule) != level || f.severity != "must") continue;
-          fails +=
-              f.rule + " at " + where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")\n";
+          // A MUST fails the case; with --strict, so does a decision-based finding (promoted).
+          const bool promoted = r.strict && f.basis == "decision";
+          if (level_of(f.rule) != level || (f.severity != "must" && !promoted)) continue;
+          fails += f.rule + (f.severity == "must" ? "" : " (" + f.severity + ", promoted by --strict)") + " at " +
+                   where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")" +
+                   (f.grounds.empty() ? "" : "; basis: " + f.grounds) + "\n";
         }
         junit::testcase tc{{{"classname", name}, {"name", level}, {"time", std::to_string(r.timing.total)}}, {}};
         if (!fails.empty()) {

@@ -350,6 +350,30 @@ TEST(outputs, json_and_junit_carry_the_findings) {
   EXPECT_NE(x.find("AGENT-RUNID-PRESENT"), std::string::npos);
 }
 
+// A decision-based finding promoted by --strict fails the JUnit case too, says
+// it was promoted, and every failure carries its basis (issue 11, part 1).
+TEST(outputs, junit_fails_promoted_findings_and_names_each_basis) {
+  capture c;
+  c.source = "t";
+  c.pieces.push_back(
+      {"data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+       "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
+       "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n",
+       0});
+  c.timed = false;
+  ssec::live::check_options opt;
+  opt.dialect = sse::dialect::builtin_dialect("agent");
+  const auto lenient = ssec::live::analyze(c, opt);
+  EXPECT_TRUE(lenient.conforming());
+  EXPECT_EQ(ssec::live::to_junit({lenient}, {"t"}).find("<failure"), std::string::npos);
+  opt.strict = true;
+  const auto strict = ssec::live::analyze(c, opt);
+  EXPECT_FALSE(strict.conforming());
+  const std::string x = ssec::live::to_junit({strict}, {"t"});
+  EXPECT_NE(x.find("AGENT-STEP-PAIR (should, promoted by --strict)"), std::string::npos) << x;
+  EXPECT_NE(x.find("basis: decision, spec/DECISIONS.md#agent-step-pair"), std::string::npos) << x;
+}
+
 std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
   std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);

@@ -45,7 +45,7 @@ struct test_case {
   std::string id;    ///< 4 characters of A-HJ-NP-Z2-9, a letter and a digit; never renamed.
   std::string name;  ///< What it tests, one line.
   std::vector<std::string>
-      from;  ///< Where the expectation comes from (WHATWG anchor, spec/DECISIONS.md#..., protocols/...).
+      from;  ///< Where the expectation comes from (WHATWG anchor, spec/DECISIONS.md#..., <document>.txt:<line>).
   std::vector<std::string> tags;  ///< From spec/tags.yaml.
   conformance::verdict verdict = conformance::verdict::must;
   conformance::layer layer = conformance::layer::wire;

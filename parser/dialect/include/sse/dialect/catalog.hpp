@@ -214,9 +214,15 @@ struct rule_spec {
   location where;
 };
 
+/// The DECISIONS.md beside the catalog file that holds `r` (its
+/// `where.file`): "spec/DECISIONS.md" for the built-in catalogs,
+/// "my-spec/DECISIONS.md" for a rule of my-spec/chat.yaml. The load-time
+/// check holds its `decision` to that file's headings.
+std::string decisions_file(const rule_spec& r);
+
 /// What a rule rests on, in one line for a finding: `document, <source>
 /// "<quote>"` (the first source and its quote, "+N more" for the others) or
-/// `decision, spec/DECISIONS.md#<anchor>`.
+/// `decision, <decisions_file(r)>#<anchor>`.
 std::string basis_text(const rule_spec& r);
 
 /// One dialect with everything inherited resolved: a profile holds its base's
