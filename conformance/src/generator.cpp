@@ -278,7 +278,7 @@ class case_builder {
     const auto& e = spec(t);
     const frame minimal = from_object(make_object(e, false));
     const frame full = from_object(make_object(e, true));
-    const auto ctx = [&](const frame& main, std::vector<frame> after = {}, context_options o = {}) {
+    const auto ctx = [&](const frame& main, const std::vector<frame>& after = {}, context_options o = {}) {
       return stream{with_context(d_, main, after, o), variant::lf, {}};
     };
     switch (c.kind) {
@@ -453,6 +453,7 @@ std::vector<generated_file> generate_cases(const sse::dialect::catalog& cat,
     }
   }
   std::vector<generated_file> out;
+  out.reserve(files.size());
   for (auto& [name, text] : files) out.push_back({name, std::move(text)});
   return out;
 }
