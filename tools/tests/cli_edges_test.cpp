@@ -165,16 +165,7 @@ TEST_F(cli_edges, plurals_are_right) {
   EXPECT_NE(v.out.find("1 frame,"), std::string::npos) << v.out;
   // serve over a case tree of one case.
   fs::create_directories(dir_ / "cases/ours");
-  write("cases/ours/one.yaml", R"(- id: A2B3
-  name: one event
-  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
-  tags: [dispatch]
-  verdict: must
-  layer: wire
-  input: ["data: a\n\n"]
-  events: |
-    event type="message" data="a" last_id=""
-)");
+  write("cases/ours/one.yaml", one_case_yaml);
   const auto s = run("serve --cases cases --port 0 --duration-s 0.2");
   EXPECT_EQ(s.status, 0) << s.out << s.err;
   EXPECT_NE(s.out.find("sse-conform serve: 1 case at http://"), std::string::npos) << s.out << s.err;

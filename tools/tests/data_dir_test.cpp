@@ -64,16 +64,7 @@ TEST_F(data_dir, ssec_data_dir_names_another_data_directory_and_version_reports_
   fs::create_directories(data / "spec");
   fs::create_directories(data / "conformance/cases/ours");
   fs::copy_file(source_dir / "spec/tags.yaml", data / "spec/tags.yaml");
-  std::ofstream(data / "conformance/cases/ours/one.yaml") << R"(- id: A2B3
-  name: one event
-  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
-  tags: [dispatch]
-  verdict: must
-  layer: wire
-  input: ["data: a\n\n"]
-  events: |
-    event type="message" data="a" last_id=""
-)";
+  std::ofstream(data / "conformance/cases/ours/one.yaml") << one_case_yaml;
   const std::string env = "SSEC_DATA_DIR=" + quote(data.string()) + " ";
   auto r = sh(env + quote(tool) + " run --no-progress --impl " + quote(quote(tool) + " adapter"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;

@@ -42,6 +42,18 @@ inline std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+/// A case file of one wire case (one event), for tests that need a case tree.
+inline constexpr const char* one_case_yaml = R"(- id: A2B3
+  name: one event
+  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+  tags: [dispatch]
+  verdict: must
+  layer: wire
+  input: ["data: a\n\n"]
+  events: |
+    event type="message" data="a" last_id=""
+)";
+
 /// `s` as one shell word: single-quoted, a `'` inside written as '\''.
 inline std::string quote(const std::string& s) {
   std::string out = "'";
