@@ -35,6 +35,7 @@ struct fuzz_args {
   std::string json;
   std::string replay;
   int timeout_ms = 2000;
+  int hello_timeout_ms = 10000;
   std::size_t max_fingerprints = 64;
   double shrink_seconds = 10;
   double progress_s = 10;
@@ -69,6 +70,7 @@ int replay(const fuzz_args& a) {
     harness::run_options o;
     o.impl = impl;
     o.timeout.base = std::chrono::milliseconds(a.timeout_ms);
+    o.hello_timeout = std::chrono::milliseconds(a.hello_timeout_ms);
     const diff::replay_report r = diff::replay(cases, o);
     if (!r.setup_error.empty()) {
       std::cerr << "sse-conform fuzz: " << impl << ": setup error: " << r.setup_error << "\n";
@@ -126,6 +128,9 @@ int fuzz(const fuzz_args& a) {
   o.out_dir = a.out;
   o.jobs = a.jobs;
   o.timeout = std::chrono::milliseconds(a.timeout_ms);
+  o.hello_timeout = std::chrono::milliseconds(a.hello_timeout_ms);
+  if (a.hello_timeout_ms != fuzz_args{}.hello_timeout_ms)
+    o.run_options += " --hello-timeout-ms " + std::to_string(a.hello_timeout_ms);
   o.max_fingerprints = a.max_fingerprints;
   o.shrink_seconds = a.shrink_seconds;
   o.reference_version = std::string("sse-conform ") + SSEC_VERSION;
@@ -183,6 +188,10 @@ void add_fuzz_command(CLI::App& app, int& code) {
                   "Re-run the findings saved in this folder against --impl, each under its written chunking; "
                   "says fixed or still-failing for each");
   cmd->add_option("--timeout-ms", args->timeout_ms, "Per request; a slower answer is an adapter.timeout finding")
+      ->check(in_range(1, 3600000))
+      ->capture_default_str();
+  cmd->add_option("--hello-timeout-ms", args->hello_timeout_ms,
+                  "Time an adapter has to start and answer hello, at every (re)start")
       ->check(in_range(1, 3600000))
       ->capture_default_str();
   cmd->add_option("--max-fingerprints", args->max_fingerprints, "Findings kept per implementation")

@@ -44,6 +44,7 @@ struct run_args {
   std::uint64_t seed = 0;
   bool seed_given = false;
   int timeout_ms = 5000;
+  int hello_timeout_ms = 10000;
   int timeout_per_mib_ms = static_cast<int>(h::time_budget{}.per_mib.count());
   int timeout_per_kchunk_ms = static_cast<int>(h::time_budget{}.per_kchunk.count());
   unsigned jobs = 1;
@@ -221,6 +222,7 @@ int run(const run_args& a) {
     return exit_usage;
   }
   o.timeout.base = std::chrono::milliseconds(a.timeout_ms);
+  o.hello_timeout = std::chrono::milliseconds(a.hello_timeout_ms);
   o.timeout.per_mib = std::chrono::milliseconds(a.timeout_per_mib_ms);
   o.timeout.per_kchunk = std::chrono::milliseconds(a.timeout_per_kchunk_ms);
   o.jobs = a.jobs;
@@ -235,6 +237,7 @@ int run(const run_args& a) {
   if (!a.cases_dir.empty()) o.reproduce_prefix += " --cases " + h::shell_quote(a.cases_dir);
   if (!a.tags_file.empty()) o.reproduce_prefix += " --tags " + h::shell_quote(a.tags_file);
   if (a.timeout_ms != 5000) o.reproduce_prefix += " --timeout-ms " + std::to_string(a.timeout_ms);
+  if (a.hello_timeout_ms != 10000) o.reproduce_prefix += " --hello-timeout-ms " + std::to_string(a.hello_timeout_ms);
   if (o.timeout.per_mib != h::time_budget{}.per_mib)
     o.reproduce_prefix += " --timeout-per-mib-ms " + std::to_string(a.timeout_per_mib_ms);
   if (o.timeout.per_kchunk != h::time_budget{}.per_kchunk) {
@@ -322,6 +325,9 @@ void add_run_command(CLI::App& app, int& code) {
       "Seed of the random chunkings (mixed with each case id)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "Base time for one case under one chunking (default 5000)")
       ->check(at_least(1));
+  cmd->add_option("--hello-timeout-ms", args->hello_timeout_ms,
+                  "Time an adapter has to start and answer hello, at every (re)start (default 10000)")
+      ->check(in_range(1, 3600000));
   cmd->add_option("--timeout-per-mib-ms", args->timeout_per_mib_ms, "Added per MiB of request (see tools/docs/run.md)")
       ->capture_default_str()
       ->check(at_least(0));

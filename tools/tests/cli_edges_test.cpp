@@ -182,7 +182,10 @@ TEST_F(cli_edges, check_overall_timeout_is_off_by_default) {
 
 // B. `check` says it is still reading while a stream is open; --quiet silences it.
 TEST_F(cli_edges, check_prints_a_heartbeat_while_the_stream_is_open) {
-  const auto r = run("check --dialect wire --progress-s 0.3 -", "(printf 'data: a\\n\\n'; sleep 1.2) | ");
+  // The stream stays open until the heartbeat is on stderr (60 s at most), however slowly the tool starts.
+  const auto r = run("check --dialect wire --progress-s 0.3 -",
+                     "(printf 'data: a\\n\\n'; i=0; until grep -qs 'still reading after' stderr || [ $i -ge 600 ]; "
+                     "do sleep 0.1; i=$((i+1)); done) | ");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("still reading after"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("9 bytes, 1 event, "), std::string::npos) << r.err;
@@ -192,10 +195,16 @@ TEST_F(cli_edges, check_prints_a_heartbeat_while_the_stream_is_open) {
 }
 
 // B. Producer findings are printed on stderr as the frame that breaks a rule
-// arrives, before the stream ends (here: before the next heartbeat).
+// arrives, before the stream ends (here: before the next heartbeat). The
+// writer holds the stream open until the finding is on stderr, then for more
+// than one heartbeat, so the order does not hang on how fast the tool starts
+// (a second or more in an ASan build under load); it gives up after 60 s.
 TEST_F(cli_edges, check_prints_findings_as_they_happen) {
   const std::string frame = "data: {\\\"type\\\":\\\"message_chunk\\\",\\\"stepId\\\":\\\"s1\\\"}\\n\\n";
-  const auto r = run("check --dialect agent --progress-s 0.8 -", "(printf \"" + frame + "\"; sleep 1.2) | ");
+  const std::string writer = "(printf \"" + frame +
+                             "\"; i=0; until grep -qs 'as it arrives' stderr || [ $i -ge 600 ]; do sleep 0.1; "
+                             "i=$((i+1)); done; sleep 1.2) | ";
+  const auto r = run("check --dialect agent --progress-s 0.8 -", writer);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   // Numbered from 1, as the report numbers the same frame.
   const auto live = r.err.find("sse-conform check: as it arrives: frame 1, byte 0: AGENT-RUNID-PRESENT (must)");

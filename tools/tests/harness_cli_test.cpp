@@ -73,6 +73,33 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+// --hello-timeout-ms: an adapter slower to start than it allows is a setup
+// error (exit 2) naming the allowance; a longer one lets it run, and the
+// reproduce command carries the option.
+TEST_F(harness, the_hello_timeout_is_the_users_to_set) {
+  const fs::path script = dir_ / "slow-start.sh";  // the reference, one second late
+  std::ofstream(script) << "sleep 1\nexec " << reference << " \"$@\"\n";
+  const std::string slow = "sh " + h::shell_quote(script.string());
+  const std::string cases =
+      " --cases " + h::shell_quote((dir_ / "cases").string()) + " --chunkings whole --no-progress";
+  const std::string err = (dir_ / "hello.err").string(), json = (dir_ / "hello.json").string();
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(slow) + " --hello-timeout-ms 200" + cases +
+                  " >/dev/null 2>" + err),
+            2);
+  EXPECT_NE(read_text(err).find("no answer within 200 ms"), std::string::npos) << read_text(err);
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(broken("wrong", "--on A2B3")) +
+                  " --hello-timeout-ms 60000" + cases + " --json " + json + " >/dev/null"),
+            1);
+  const auto report = nlohmann::json::parse(read_text(json));
+  EXPECT_NE(report["cases"][0]["failure"]["reproduce"].get<std::string>().find("--hello-timeout-ms 60000"),
+            std::string::npos)
+      << report["cases"][0].dump(2);
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl " + h::shell_quote(slow) + " --hello-timeout-ms 60000" + cases +
+                  " >/dev/null"),
+            0);
+  EXPECT_EQ(shell(h::shell_quote(tool) + " run --impl x --hello-timeout-ms 0" + cases + " 2>/dev/null"), 2);
+}
+
 // A stand-in for a client library's sse-contract-tests test service: its
 // SSE client is the reference parser reading the stream over real HTTP. For
 // streams whose tag contains `on`, mode "wrong" changes the events' data

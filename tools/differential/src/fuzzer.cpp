@@ -364,7 +364,7 @@ class fuzz_run {
     named.topic = d.fingerprint;
     f.reproduce = o_.tool + " run --impl " + harness::shell_quote(st.command) + " --cases " +
                   harness::shell_quote(st.dir.string()) + " --run " + harness::shell_quote(named.path()) +
-                  " --chunking as-written";
+                  " --chunking as-written" + o_.run_options;
   }
 
   const fuzz_options& o_;

@@ -12,7 +12,8 @@ namespace conf = ssec::conformance;
 
 namespace {
 std::string reproduce_all(const fuzz_options& o, const impl_report& i) {
-  return o.tool + " run --impl " + harness::shell_quote(i.command) + " --cases " + harness::shell_quote(i.dir.string());
+  return o.tool + " run --impl " + harness::shell_quote(i.command) + " --cases " +
+         harness::shell_quote(i.dir.string()) + o.run_options;
 }
 double rate(const fuzz_report& r) { return r.seconds > 0 ? static_cast<double>(r.execs) / r.seconds : 0; }
 }  // namespace

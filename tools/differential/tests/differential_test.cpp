@@ -334,44 +334,49 @@ class fuzz_cli : public ::testing::Test {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
   }
   json summary() const { return json::parse(read_file(dir_ / "summary.json")); }
+  // Tests that count executions bound them with --max-execs under a budget no
+  // run reaches, never by the budget alone: an ASan build under CI load starts
+  // an adapter in about a second, and a time-bound count would measure that.
   std::string fuzz_args(const std::string& impl, double budget, const std::string& more = "") const {
-    return "fuzz --impl \"" + impl + "\" --budget " + std::to_string(budget) + " --seed 1 --out '" +
-           (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "' " + more;
+    return "fuzz --impl \"" + impl + "\" --budget " + std::to_string(budget) +
+           " --hello-timeout-ms 120000 --seed 1 --out '" + (dir_ / "found").string() + "' --json '" +
+           (dir_ / "summary.json").string() + "' " + more;
   }
   fs::path dir_;
 };
 
 TEST_F(fuzz_cli, the_reference_adapter_runs_clean) {
-  const auto r = run(fuzz_args("'" + tool + "' adapter", 2, "--jobs 2"));
+  const auto r = run(fuzz_args("'" + tool + "' adapter", 300, "--jobs 2 --max-execs 150"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   const json j = summary();
   EXPECT_EQ(j["impls"][0]["restarts"], 0);
   EXPECT_EQ(j["fuzz_format"], 1);
-  EXPECT_GT(j["execs"].get<int>(), 100);
+  EXPECT_EQ(j["execs"].get<int>(), 150);
   EXPECT_TRUE(j["impls"][0]["findings"].empty()) << j.dump(2);
   EXPECT_NE(r.err.find("execs"), std::string::npos) << r.err;  // progress, also when not a terminal
 }
 
 TEST_F(fuzz_cli, the_reference_adapter_runs_clean_at_every_dialect_layer) {
   for (const char* layer : {"chat", "code", "agent", "workflow"}) {
-    const auto r = run(fuzz_args("'" + tool + "' adapter", 0.4, std::string("--layer ") + layer));
+    const auto r = run(fuzz_args("'" + tool + "' adapter", 300, std::string("--max-execs 40 --layer ") + layer));
     EXPECT_EQ(r.status, 0) << layer << "\n" << r.out << r.err;
-    EXPECT_GT(summary()["execs"].get<int>(), 5) << layer;
+    EXPECT_EQ(summary()["execs"].get<int>(), 40) << layer;
   }
 }
 
 TEST_F(fuzz_cli, the_toy_parser_without_a_bug_runs_clean) {
-  const auto r = run(fuzz_args(toy, 1.5));
+  const auto r = run(fuzz_args(toy, 300, "--max-execs 200"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(summary()["execs"].get<int>(), 200);
 }
 
 class fuzz_bug : public fuzz_cli, public ::testing::WithParamInterface<const char*> {};
 
-// Each bug is found in 2 s with seed 1, shrunk to at most 16 bytes, and its
+// Each bug is found within 200 samples of seed 1, shrunk to at most 16 bytes, and its
 // case fails the variant, passes the correct toy and the reference, via `run`.
 TEST_P(fuzz_bug, is_found_shrunk_and_reproduced_by_run) {
   const std::string variant = toy + " --bug " + GetParam();
-  const auto r = run(fuzz_args(variant, 2));
+  const auto r = run(fuzz_args(variant, 300, "--max-execs 200"));
   ASSERT_EQ(r.status, 1) << r.out << r.err;
   const json j = summary();
   const auto& findings = j["impls"][0]["findings"];
@@ -410,9 +415,9 @@ INSTANTIATE_TEST_SUITE_P(one_bug_variants, fuzz_bug, ::testing::Values("cr", "nu
 
 TEST_F(fuzz_cli, the_toy_dialect_decoder_without_a_bug_runs_clean) {
   for (const char* layer : {"chat", "agent"}) {
-    const auto r = run(fuzz_args(toy_dialect, 0.5, std::string("--layer ") + layer));
+    const auto r = run(fuzz_args(toy_dialect, 300, std::string("--max-execs 150 --layer ") + layer));
     EXPECT_EQ(r.status, 0) << layer << "\n" << r.out << r.err;
-    EXPECT_GT(summary()["execs"].get<int>(), 100) << layer;
+    EXPECT_EQ(summary()["execs"].get<int>(), 150) << layer;
   }
 }
 
@@ -433,7 +438,7 @@ class fuzz_dialect_bug : public fuzz_cli, public ::testing::WithParamInterface<d
 TEST_P(fuzz_dialect_bug, is_found_as_one_fingerprint_shrunk_and_reproduced_by_run) {
   const auto& p = GetParam();
   const std::string variant = toy_dialect + " --bug " + p.bug;
-  const auto r = run(fuzz_args(variant, 3, std::string("--max-execs 800 --layer ") + p.layer));
+  const auto r = run(fuzz_args(variant, 300, std::string("--max-execs 800 --layer ") + p.layer));
   ASSERT_EQ(r.status, 1) << r.out << r.err;
   const json j = summary();
   const auto& findings = j["impls"][0]["findings"];
@@ -482,13 +487,13 @@ INSTANTIATE_TEST_SUITE_P(one_bug_dialect_variants, fuzz_dialect_bug,
 TEST_F(fuzz_cli, a_missing_reporting_capability_masks_only_what_it_names) {
   const std::string limits = "--max-execs 400";
   for (const std::string omit : {"retry", "last-event-id"}) {
-    const auto r = run(fuzz_args(toy + " --omit " + omit, 2, limits));
+    const auto r = run(fuzz_args(toy + " --omit " + omit, 300, limits));
     EXPECT_EQ(r.status, 0) << omit << "\n" << r.out << r.err;
     EXPECT_EQ(summary()["execs"].get<int>(), 400) << omit;
   }
   // Wrong retry values: found when the hello lists retry ...
   const std::string wrong_retry = toy + " --bug retry-plus-one";
-  const auto found = run(fuzz_args(wrong_retry, 2, limits));
+  const auto found = run(fuzz_args(wrong_retry, 300, limits));
   ASSERT_EQ(found.status, 1) << found.out << found.err;
   const json j = summary();
   std::set<std::string> fingerprints;
@@ -497,7 +502,7 @@ TEST_F(fuzz_cli, a_missing_reporting_capability_masks_only_what_it_names) {
   // ... masked when it does not: the fuzzer is clean, and `run` skips the cases it found.
   const std::string masked = toy + " --omit retry --bug retry-plus-one";
   fs::rename(dir_ / "found", dir_ / "retry-cases");
-  const auto clean = run(fuzz_args(masked, 2, limits));
+  const auto clean = run(fuzz_args(masked, 300, limits));
   EXPECT_EQ(clean.status, 0) << clean.out << clean.err;
   EXPECT_EQ(summary()["execs"].get<int>(), 400);
   const std::string cases = " --cases '" + (dir_ / "retry-cases").string() + "'";
@@ -505,14 +510,14 @@ TEST_F(fuzz_cli, a_missing_reporting_capability_masks_only_what_it_names) {
   EXPECT_EQ(skipped.status, 0) << skipped.out << skipped.err;
   EXPECT_EQ(run("run --require-all --impl \"" + masked + "\"" + cases).status, 1);
   // Without last-event-id, an id holding NUL is not compared either; a lone CR still is.
-  EXPECT_EQ(run(fuzz_args(toy + " --omit last-event-id --bug nul-id", 2, limits)).status, 0);
-  EXPECT_EQ(run(fuzz_args(toy + " --omit retry --omit last-event-id --bug cr", 2, limits)).status, 1);
+  EXPECT_EQ(run(fuzz_args(toy + " --omit last-event-id --bug nul-id", 300, limits)).status, 0);
+  EXPECT_EQ(run(fuzz_args(toy + " --omit retry --omit last-event-id --bug cr", 300, limits)).status, 1);
 }
 
 TEST_F(fuzz_cli, a_crashing_hanging_or_garbling_adapter_is_a_finding_and_the_run_goes_on) {
   for (const auto& [bug, fingerprint] : std::vector<std::pair<std::string, std::string>>{
            {"crash", "adapter.crash"}, {"hang", "adapter.timeout"}, {"garbage", "adapter.malformed"}}) {
-    const auto r = run(fuzz_args(toy + " --bug " + bug, 1, "--timeout-ms 300 --shrink-seconds 2"));
+    const auto r = run(fuzz_args(toy + " --bug " + bug, 300, "--max-execs 40 --timeout-ms 300 --shrink-seconds 2"));
     EXPECT_EQ(r.status, 1) << bug << r.out << r.err;
     const json j = summary();
     bool seen = false;
@@ -531,7 +536,7 @@ TEST_F(fuzz_cli, the_same_seed_finds_the_same_cases) {
   std::vector<std::string> texts;
   for (int round = 0; round < 2; ++round) {
     fs::remove_all(dir_ / "found");
-    ASSERT_EQ(run(fuzz_args(variant, 60, "--max-execs 300")).status, 1);
+    ASSERT_EQ(run(fuzz_args(variant, 300, "--max-execs 300")).status, 1);
     std::string all;
     const json j = summary();
     for (const auto& f : j["impls"][0]["findings"]) all += read_file(f["file"].get<std::string>());
@@ -564,7 +569,7 @@ TEST(differential_shard, the_shards_samples_are_the_unsharded_ones_once) {
 TEST_F(fuzz_cli, shards_run_the_unsharded_samples_between_them) {
   std::uint64_t execs = 0;
   for (int k = 1; k <= 3; ++k) {
-    const auto r = run(fuzz_args(toy, 60, "--max-execs 40 --shard " + std::to_string(k) + "/3"));
+    const auto r = run(fuzz_args(toy, 300, "--max-execs 40 --shard " + std::to_string(k) + "/3"));
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_EQ(summary()["shard"], std::to_string(k) + "/3");
     execs += summary()["execs"].get<std::uint64_t>();
@@ -575,8 +580,9 @@ TEST_F(fuzz_cli, shards_run_the_unsharded_samples_between_them) {
 
 TEST_F(fuzz_cli, several_implementations_that_agree_with_each_other) {
   const std::string variant = toy + " --bug first-data";
-  const auto r = run("fuzz --impl \"" + variant + "\" --impl \"" + variant + "\" --budget 2 --seed 1 --out '" +
-                     (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "'");
+  const auto r =
+      run("fuzz --impl \"" + variant + "\" --impl \"" + variant + "\" --budget 300 --max-execs 200 --seed 1 --out '" +
+          (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "'");
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const json j = summary();
   ASSERT_EQ(j["impls"].size(), 2u);
@@ -585,6 +591,29 @@ TEST_F(fuzz_cli, several_implementations_that_agree_with_each_other) {
   EXPECT_TRUE(fs::is_directory(dir_ / "found" / "toy-first-data"));
   EXPECT_TRUE(fs::is_directory(dir_ / "found" / "toy-first-data_"));
   EXPECT_NE(r.out.find("agree with each other"), std::string::npos) << r.out;
+}
+
+// --hello-timeout-ms: an adapter slower to start than it allows is a setup
+// error naming the allowance; a longer one lets the same adapter run, and the
+// reproduce commands carry it to `run`.
+TEST_F(fuzz_cli, the_hello_timeout_is_the_users_to_set) {
+  const fs::path script = dir_ / "slow-start.sh";  // the toy, one second late
+  std::ofstream(script) << "sleep 1\nexec '" << toy << "' \"$@\"\n";
+  const std::string slow = "sh '" + script.string() + "'";
+  const auto refused = run("fuzz --impl \"" + slow + "\" --hello-timeout-ms 200 --max-execs 5 --out '" +
+                           (dir_ / "found").string() + "'");
+  EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+  EXPECT_NE((refused.out + refused.err).find("no answer within 200 ms"), std::string::npos)
+      << refused.out << refused.err;
+  const auto found =
+      run("fuzz --impl \"" + slow + " --bug first-data\" --hello-timeout-ms 60000 --max-execs 100 " +
+          "--seed 1 --out '" + (dir_ / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "'");
+  EXPECT_EQ(found.status, 1) << found.out << found.err;
+  const json j = summary();
+  ASSERT_FALSE(j["impls"][0]["findings"].empty()) << j.dump(2);
+  EXPECT_NE(j["impls"][0]["reproduce"].get<std::string>().find(" --hello-timeout-ms 60000"), std::string::npos)
+      << j.dump(2);
+  EXPECT_EQ(run("fuzz --impl true --hello-timeout-ms 0").status, 2);
 }
 
 TEST_F(fuzz_cli, usage_errors_exit_2) {

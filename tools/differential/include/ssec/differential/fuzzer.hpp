@@ -40,8 +40,11 @@ struct fuzz_options {
   std::optional<harness::shard> shard;
   std::filesystem::path out_dir = "fuzz-findings";
   unsigned jobs = 1;
-  std::chrono::milliseconds timeout{2000};  ///< Per request; a slower answer is an `adapter.timeout` finding.
-  std::chrono::milliseconds hello_timeout{10000};
+  std::chrono::milliseconds timeout{2000};         ///< Per request; a slower answer is an `adapter.timeout` finding.
+  std::chrono::milliseconds hello_timeout{10000};  ///< An adapter's start and hello, at every (re)start.
+  /// The `run` options a finding's reproduce command carries beyond the
+  /// defaults (e.g. `--hello-timeout-ms N`), so it runs as the fuzzer ran.
+  std::string run_options;
   std::size_t max_fingerprints = 64;  ///< Per implementation; later new fingerprints are counted, not kept.
   double shrink_seconds = 10;         ///< Per finding.
   std::size_t shrink_tests = 4000;    ///< Per finding.
