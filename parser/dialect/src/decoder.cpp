@@ -12,6 +12,7 @@
 #include <simdjson.h>
 
 #include "sse/dialect/decoder.hpp"
+#include "sse/utf8.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -343,12 +344,7 @@ class flat_object_reader {
   // The UTF-8 the DOM path validates: frames from the wire parser are valid
   // already; other callers' bytes are checked when a string held a high byte
   // (outside strings, a high byte is malformed JSON and was refused).
-  // simdjson's vector validator, the one its DOM path checks with: the same
-  // verdict as sse::utf8::is_valid (no overlongs, no surrogates, nothing
-  // above U+10FFFF), faster on text that is not ASCII (benchmarks.md).
-  bool utf8_ok(std::string_view data) const noexcept {
-    return !high_ || simdjson::validate_utf8(data.data(), data.size());
-  }
+  bool utf8_ok(std::string_view data) const noexcept { return !high_ || sse::utf8::is_valid(data); }
 
   // The first '"', '\\' or control character (< 0x20) in [p, end), or end;
   // notes a byte >= 0x80 passed on the way.
