@@ -90,12 +90,20 @@ std::string list_text(const std::vector<std::string>& types) {
   return out;
 }
 
+// The first CR or LF at or after `from`, or npos. The parser's vector scan:
+// string_view::find_first_of("\r\n") calls memchr once per byte.
+std::size_t line_end(std::string_view s, std::size_t from) noexcept {
+  const char* const end = s.data() + s.size();
+  const char* const eol = sse::detail::find_line_end(s.data() + from, end);
+  return eol == end ? std::string_view::npos : static_cast<std::size_t>(eol - s.data());
+}
+
 // Splits a block into its lines (terminators removed), stopping after the blank line.
 std::vector<std::string_view> lines_of(std::string_view block) {
   std::vector<std::string_view> lines;
   std::size_t p = 0;
   while (p < block.size()) {
-    const std::size_t eol = block.find_first_of("\r\n", p);
+    const std::size_t eol = line_end(block, p);
     const std::string_view line = block.substr(p, eol == std::string_view::npos ? std::string_view::npos : eol - p);
     lines.push_back(line);
     if (eol == std::string_view::npos) break;
@@ -432,11 +440,11 @@ struct validator::impl {
           if (type.empty()) break;
           const auto v = lookup(ev, std::string_view(c.field));
           if (!v) break;
-          const std::string key = value_key(*v);
           if (!s.first_value) {
-            s.first_value = key;
+            s.first_value = value_key(*v);
             s.first_frame = frame;
-          } else if (*s.first_value != key) {
+          } else if (v->type() == json_type::string ? *s.first_value != v->as_string()
+                                                    : *s.first_value != value_key(*v)) {
             report(s.rule, frame, offset,
                    c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame + 1),
                    c.field + " " + describe(*v));
@@ -505,7 +513,6 @@ struct validator::impl {
     if (!c.key.empty()) {
       if (const auto v = lookup(ev, std::string_view(c.key))) key = value_key(*v);
     }
-    const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
     if (type == c.open) {
       s.open[key].push_back(open_item{frame, offset});
       return;
@@ -517,6 +524,7 @@ struct validator::impl {
     const bool is_open = it != s.open.end() && !it->second.empty();
     if (!is_open) {
       if (c.kind == check_kind::pair) {
+        const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
         report(s.rule, frame, offset, "an open " + c.open + key_text + " before this " + std::string(type),
                describe(ev) + " with none open");
       }
@@ -609,7 +617,7 @@ std::string_view block_at(std::string_view stream, std::uint64_t offset) noexcep
   const std::size_t start = static_cast<std::size_t>(offset);
   std::size_t p = start;
   while (p < stream.size()) {
-    const std::size_t eol = stream.find_first_of("\r\n", p);
+    const std::size_t eol = line_end(stream, p);
     if (eol == std::string_view::npos) return stream.substr(start);
     const bool blank = eol == p;
     p = eol + 1;
@@ -643,9 +651,21 @@ struct stream_validator::impl {
   // come starts after it. Then, if the frame in progress outgrows what any
   // block within the limits holds, its start too.
   void scan(std::string_view bytes) {
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      const char c = bytes[i];
-      const std::uint64_t at = fed + i + 1;
+    // From line end to line end (the parser's vector scan): a run of other
+    // bytes only means the line is not empty and no CR came just before.
+    const char* const first = bytes.data();
+    const char* const end = first + bytes.size();
+    for (const char* p = first; p < end;) {
+      const char* const eol = sse::detail::find_line_end(p, end);
+      if (eol != p) {
+        last_cr = false;
+        cr_ended_blank = false;
+        line_empty = false;
+      }
+      if (eol == end) break;
+      p = eol + 1;
+      const char c = *eol;
+      const std::uint64_t at = fed + static_cast<std::uint64_t>(p - first);
       if (c == '\n' && last_cr) {
         if (cr_ended_blank) boundary = at;  // the LF of a blank CRLF line
         last_cr = false;
@@ -653,15 +673,11 @@ struct stream_validator::impl {
       }
       last_cr = c == '\r';
       cr_ended_blank = false;
-      if (c == '\r' || c == '\n') {
-        if (line_empty) {
-          boundary = at;
-          cr_ended_blank = last_cr;
-        }
-        line_empty = true;
-      } else {
-        line_empty = false;
+      if (line_empty) {
+        boundary = at;
+        cr_ended_blank = last_cr;
       }
+      line_empty = true;
     }
   }
 

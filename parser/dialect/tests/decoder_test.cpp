@@ -510,6 +510,37 @@ TEST(decoder, flat_invalid_utf8_is_plain_text) {
   EXPECT_EQ(dec.decode({"{\"type\":\"zz\",\"a\":\"\xC3\xA9\"}"}).kind, event_kind::unknown);
 }
 
+// The flat path checks UTF-8 with simdjson's validator: valid and invalid
+// sequences (overlong, surrogate, above U+10FFFF, cut short, a stray
+// continuation byte) at every position of a 64-byte vector block, decoded as a
+// JSON parser reads them.
+TEST(decoder, flat_utf8_is_checked_as_a_json_parser_checks_it) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const std::string_view sequences[] = {"\xC3\xA9",
+                                        "\xE2\x80\x94",
+                                        "\xF0\x9F\x99\x82",
+                                        "\xF4\x8F\xBF\xBF",
+                                        "\xC0\xAF",
+                                        "\xE0\x80\xAF",
+                                        "\xED\xA0\x80",
+                                        "\xF4\x90\x80\x80",
+                                        "\xF5\x80\x80\x80",
+                                        "\xC3",
+                                        "\xE2\x80",
+                                        "\xF0\x9F\x99",
+                                        "\x80",
+                                        "\xBF\xBF",
+                                        "\xFF"};
+  for (std::size_t at = 0; at < 70; ++at) {
+    for (const std::string_view seq : sequences) {
+      std::string value(80, 'a');
+      value.insert(at, seq);
+      const std::string data = R"({"type":"zz","v":")" + value + "\"}";
+      EXPECT_EQ(fields_text(dec, data), expected_text(data)) << at << " " << testing::PrintToString(std::string(seq));
+    }
+  }
+}
+
 TEST(decoder, flat_numbers_keep_their_class) {
   sse::dialect::decoder dec(dialect("agent"));
   const event e = sse::dialect::to_event(
