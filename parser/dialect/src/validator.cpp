@@ -134,7 +134,10 @@ struct rule_state {
 }  // namespace
 
 nlohmann::ordered_json to_json(const finding& f) {
-  nlohmann::ordered_json j;
+  // Room for the nine members up front: an ordered_json object is a vector
+  // of (const key, value) pairs, which grows by copying every member.
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(9);
   j["rule"] = f.rule != nullptr ? f.rule->id : "";
   j["severity"] = f.rule != nullptr ? to_string(f.rule->level) : "";
   j["basis"] = f.rule != nullptr ? to_string(f.rule->basis) : "";
