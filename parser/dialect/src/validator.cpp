@@ -90,9 +90,9 @@ std::string list_text(const std::vector<std::string>& types) {
   return out;
 }
 
-// Splits a block into its lines (terminators removed), stopping after the blank line.
-std::vector<std::string_view> lines_of(std::string_view block) {
-  std::vector<std::string_view> lines;
+// Splits a block into `lines` (terminators removed), stopping after the blank line.
+void lines_of(std::string_view block, std::vector<std::string_view>& lines) {
+  lines.clear();
   std::size_t p = 0;
   while (p < block.size()) {
     const std::size_t eol = block.find_first_of("\r\n", p);
@@ -103,7 +103,6 @@ std::vector<std::string_view> lines_of(std::string_view block) {
     if (block[eol] == '\r' && p < block.size() && block[p] == '\n') ++p;
     if (line.empty()) break;
   }
-  return lines;
 }
 
 std::string_view field_name(std::string_view line) {
@@ -152,6 +151,7 @@ nlohmann::ordered_json to_json(const finding& f) {
 
 struct validator::impl {
   impl(const dialect_spec& d, std::size_t cap) : dialect(&d), max_per_rule(cap) {
+    states.reserve(d.rules.size());
     for (const rule_spec* r : d.rules) {
       states.emplace_back();
       states.back().rule = r;
@@ -177,6 +177,7 @@ struct validator::impl {
   // Scratch reused by every frame.
   std::vector<std::pair<std::string_view, value_view>> members;
   std::vector<std::string> path;
+  std::vector<std::string_view> lines;  // of the frame's block, or of the tail
 
   // Every finding is counted; the first max_per_rule of each rule are stored.
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
@@ -316,7 +317,7 @@ struct validator::impl {
                std::string(crlf ? "CRLF" : "CR") + " line ends in " + excerpt(block));
       });
     }
-    const auto lines = lines_of(block);
+    lines_of(block, lines);
     for (const auto line : lines) {
       if (line.empty()) break;
       if (field_name(line) != "data") {
@@ -558,7 +559,8 @@ struct validator::impl {
   void finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
     // A frame cut off: the discarded tail holds a data line.
     bool cut = false;
-    for (const auto line : lines_of(tail)) {
+    lines_of(tail, lines);
+    for (const auto line : lines) {
       if (field_name(line) == "data") cut = true;
     }
     if (cut) {
