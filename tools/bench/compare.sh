@@ -181,16 +181,24 @@ if wanted fuzz; then
     [[ -n "$dict" ]] && opts+=("-dict=$root/fuzz/$dict")
     maxlen=$(sed -n 's/^max_len = //p' "$root/fuzz/$t.options" 2>/dev/null || true)
     [[ -n "$maxlen" ]] && opts+=("-max_len=$maxlen")
+    # A harness that fails (a property, a crash) keeps its log and its input
+    # in the fuzz build, and its row says so: its figure is not a speed.
+    status=ok
     "${prio[@]}" /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" "${opts[@]}" -seed=1 -max_total_time="$fuzz_seconds" \
-      -print_final_stats=1 "$work/corpus" >"$work/fuzz.log" 2>&1 || failed=1
+      -print_final_stats=1 -artifact_prefix="$fuzz_build/compare-$t-" "$work/corpus" >"$work/fuzz.log" 2>&1 || {
+      failed=1
+      status="FAILED: $fuzz_build/compare-$t.log"
+      cp "$work/fuzz.log" "$fuzz_build/compare-$t.log"
+    }
     runs_done=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -n 1)
-    cpu=$(awk '{ print $1 + $2 }' "$work/cpu")
+    # time(1) puts "Command exited with non-zero status N" before the figures.
+    cpu=$(tail -n 1 "$work/cpu" | awk '{ print $1 + $2 }')
     last=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1)
     cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
     ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
     printf '%-18s %-22s %-24s %-30s %-24s %s\n' fuzz "$t" \
       "$(awk -v r="${runs_done:-0}" -v c="$cpu" 'BEGIN { printf "%.0f exec/CPU-s", (c > 0 ? r / c : 0) }')" \
-      "runs ${runs_done:-?} in ${cpu} CPU-s" "cov ${cov:-?} ft ${ft:-?}" "${fuzz_seconds} s"
+      "runs ${runs_done:-?} in ${cpu} CPU-s" "cov ${cov:-?} ft ${ft:-?}" "${fuzz_seconds} s $status"
   done
 fi
 exit $failed
