@@ -134,14 +134,39 @@ bool check_chunk_string(case_file& ctx, const YAML::Node& n, std::string_view wh
   return false;
 }
 
+// One chunk of a case's input as checked: `bytes` written `times` times.
+// Repeats are kept as their unit until the whole case has loaded (see
+// pending_input), so that a case with an error never builds them.
+struct input_piece {
+  std::string bytes;
+  std::uint64_t times = 1;
+};
+
+// A case's input, checked and booked but not yet built: build() runs only
+// once the case has loaded without error; a case with an error (a later
+// chunk over 64 MiB, a bad `events` log, ...) would throw its input away.
+struct pending_input {
+  std::vector<input_piece> pieces;
+  std::size_t size = 0;  // of the whole input, within max_input_bytes
+
+  // The input, each repeat written straight into it (one allocation).
+  std::string build() && {
+    if (pieces.size() == 1 && pieces.front().times == 1) return std::move(pieces.front().bytes);
+    std::string out;
+    out.reserve(size);
+    for (const auto& p : pieces) append_repeated(out, p.bytes, p.times);
+    return out;
+  }
+};
+
 // One element of `input`: a double-quoted string, {hex}, {base64} or {repeat, times}.
 // Each is booked against the file's budget before it is built; a repeat
 // must also fit the `room` left in the case's input.
-bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk, std::size_t room) {
+bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk, std::size_t room) {
   if (item.IsScalar()) {
     if (!check_chunk_string(ctx, item, "an `input` chunk")) return false;
     if (!ctx.r.charge(item, item.Scalar().size(), "this `input` chunk")) return false;
-    chunk = item.Scalar();
+    chunk.bytes = item.Scalar();
     return true;
   }
   if (!item.IsMap()) {
@@ -163,7 +188,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk,
       ctx.r.error(v, "`hex` must be pairs of hex digits, optionally separated by spaces (\"EF BB BF\")");
       return false;
     }
-    chunk = std::move(*bytes);
+    chunk.bytes = std::move(*bytes);
     return true;
   }
   if (only({"base64"})) {
@@ -174,7 +199,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk,
       ctx.r.error(v, "`base64` must be standard base64 (RFC 4648, no whitespace)");
       return false;
     }
-    chunk = std::move(*bytes);
+    chunk.bytes = std::move(*bytes);
     return true;
   }
   if (only({"repeat", "times"})) {
@@ -194,8 +219,8 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk,
       return false;
     }
     if (!ctx.r.charge(times_node, unit.size() * *times, "this repeat")) return false;
-    chunk.clear();
-    append_repeated(chunk, unit, *times);
+    chunk.bytes = unit;
+    chunk.times = *times;
     return true;
   }
   ctx.r.error(item, "an `input` chunk map is {hex: ...}, {base64: ...} or {repeat: \"...\", times: N}");
@@ -203,21 +228,24 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, std::string& chunk,
 }
 
 // Appends one chunk to the case's input, refusing an input over 64 MiB.
-bool add_chunk(case_file& ctx, const YAML::Node& node, std::string&& chunk, test_case& c) {
-  if (chunk.size() > max_input_bytes - c.input.size()) {
+bool add_chunk(case_file& ctx, const YAML::Node& node, input_piece&& chunk, pending_input& input, test_case& c) {
+  const std::size_t size = chunk.bytes.size() * static_cast<std::size_t>(chunk.times);
+  if (size > max_input_bytes - input.size) {
     ctx.r.error(node, "the input is larger than 64 MiB");
     return false;
   }
-  c.written_chunks.push_back(chunk.size());
-  if (c.input.empty()) c.input = std::move(chunk);  // the first chunk is not copied
-  else c.input += chunk;
+  c.written_chunks.push_back(size);
+  input.size += size;
+  input.pieces.push_back(std::move(chunk));
   return true;
 }
 
-bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
+// Checks the input and books it against the file's budget; the bytes are
+// built from `input` once the whole case has loaded.
+bool load_input(case_file& ctx, const ssec::yaml::entry& e, pending_input& input, test_case& c) {
   const std::string& key = e.key;
   const YAML::Node& node = e.value;
-  c.input.clear();
+  input = pending_input{};
   c.written_chunks.clear();
   if (key == "input") {
     if (!node.IsSequence() || node.size() == 0) {
@@ -227,9 +255,9 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
       return false;
     }
     for (const auto& item : node) {
-      std::string chunk;
-      if (!load_input_item(ctx, item, chunk, max_input_bytes - c.input.size()) ||
-          !add_chunk(ctx, node, std::move(chunk), c))
+      input_piece chunk;
+      if (!load_input_item(ctx, item, chunk, max_input_bytes - input.size) ||
+          !add_chunk(ctx, node, std::move(chunk), input, c))
         return false;
     }
     return true;
@@ -247,7 +275,7 @@ bool load_input(case_file& ctx, const ssec::yaml::entry& e, test_case& c) {
                             : "`input_base64` must be standard base64 (RFC 4648, no whitespace)");
       return false;
     }
-    if (!add_chunk(ctx, node, std::move(*bytes), c)) return false;
+    if (!add_chunk(ctx, node, input_piece{std::move(*bytes)}, input, c)) return false;
   }
   return true;
 }
@@ -418,8 +446,9 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
     if (auto parsed = layer_from_string(*l)) c.layer = *parsed;
     else ctx.r.error(value("layer"), "`layer` must be wire, chat, code, agent or workflow");
   }
+  pending_input input;
   for (const char* key : {"input", "input_hex", "input_base64"}) {
-    if (keys.has(key)) load_input(ctx, field(key), c);
+    if (keys.has(key)) load_input(ctx, field(key), input, c);
   }
   load_events(ctx, value("events"), c);
   if (keys.has("limits")) load_limits(ctx, value("limits"), c);
@@ -489,7 +518,9 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
       ctx.r.error(value("conforming"), "`conforming: true` and `findings` contradict each other");
     }
   }
-  return ctx.r.count() == errors_before;
+  if (ctx.r.count() != errors_before) return false;
+  c.input = std::move(input).build();
+  return true;
 }
 
 }  // namespace

@@ -85,6 +85,20 @@ TEST(loader, reads_hex_base64_and_repeat_chunks) {
   EXPECT_EQ(r.value[0].written_chunks, (std::vector<std::size_t>{3, 6, 6, 9}));
 }
 
+// The input is built once the whole case has loaded: a lone repeat, a lone
+// chunk and a repeat between chunks give the same bytes as written.
+TEST(loader, builds_a_lone_repeat_and_a_repeat_between_chunks) {
+  const std::string input = "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]";
+  auto r = load(replace(valid, input, "input: [{repeat: \"data: x\\n\\n\", times: 4}]"));
+  ASSERT_TRUE(r.ok()) << r.error_text();
+  EXPECT_EQ(r.value[0].input, "data: x\n\ndata: x\n\ndata: x\n\ndata: x\n\n");
+  EXPECT_EQ(r.value[0].written_chunks, std::vector<std::size_t>{36});
+  r = load(replace(valid, input, "input: [\"data: \", {repeat: \"ab\", times: 2}, \"\\n\\n\"]"));
+  ASSERT_TRUE(r.ok()) << r.error_text();
+  EXPECT_EQ(r.value[0].input, "data: abab\n\n");
+  EXPECT_EQ(r.value[0].written_chunks, (std::vector<std::size_t>{6, 4, 2}));
+}
+
 TEST(loader, finds_chunk_quotes_after_non_ascii_text) {
   // The double-quote check reads the file at yaml-cpp's byte positions.
   const auto r =

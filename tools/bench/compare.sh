@@ -58,7 +58,6 @@ done
 [[ "$rounds" =~ ^[1-9][0-9]*$ && "$runs" =~ ^[1-9][0-9]*$ && "$fuzz_seconds" =~ ^[1-9][0-9]*$ ]] ||
   { echo "compare.sh: --rounds, --runs and --fuzz-seconds take positive whole numbers" >&2; exit 2; }
 ssec="$build/tools/sse-conform"
-[[ -x "$ssec" ]] || { echo "compare.sh: no $ssec (build the release preset's sse-conform target)" >&2; exit 2; }
 streams=${streams:-$build/bench-streams}
 peer="$root/tools/bench/peer/peer_bench.js"
 
@@ -69,13 +68,22 @@ if chrt -f 1 true 2>/dev/null; then prio=(chrt -f 1); fi
 have_node=0
 if command -v node >/dev/null && [[ -d "$root/tools/adapters/node_modules/eventsource-parser" ]]; then have_node=1; fi
 
-if [[ ! -f "$streams/llm.sse" || ! -f "$streams/crlf-multiline.sse" || ! -f "$streams/line-4mb.sse" ]]; then
-  "$ssec" bench --generate "$streams" >/dev/null
-fi
-
 wanted() {
   if [[ -z "$only" ]]; then [[ "$1" != fuzz ]]; else [[ ",$only," == *",$1,"* ]]; fi
 }
+# Every row but fuzz runs the release sse-conform on the streams; `--only fuzz`
+# needs neither.
+stream_rows=0
+for r in wire-llm-64k wire-llm-16 wire-big-64k wire-crlf-64k wire-line4mb-1 agent-llm-64k chat-llm-64k \
+  check-agent-stdin; do
+  if wanted "$r"; then stream_rows=1; fi
+done
+if [[ $stream_rows == 1 ]]; then
+  [[ -x "$ssec" ]] || { echo "compare.sh: no $ssec (build the release preset's sse-conform target)" >&2; exit 2; }
+  if [[ ! -f "$streams/llm.sse" || ! -f "$streams/crlf-multiline.sse" || ! -f "$streams/line-4mb.sse" ]]; then
+    "$ssec" bench --generate "$streams" >/dev/null
+  fi
+fi
 failed=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -173,16 +181,24 @@ if wanted fuzz; then
     [[ -n "$dict" ]] && opts+=("-dict=$root/fuzz/$dict")
     maxlen=$(sed -n 's/^max_len = //p' "$root/fuzz/$t.options" 2>/dev/null || true)
     [[ -n "$maxlen" ]] && opts+=("-max_len=$maxlen")
-    /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" "${opts[@]}" -seed=1 -max_total_time="$fuzz_seconds" \
-      -print_final_stats=1 "$work/corpus" >"$work/fuzz.log" 2>&1 || failed=1
+    # A harness that fails (a property, a crash) keeps its log and its input
+    # in the fuzz build, and its row says so: its figure is not a speed.
+    status=ok
+    "${prio[@]}" /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" "${opts[@]}" -seed=1 -max_total_time="$fuzz_seconds" \
+      -print_final_stats=1 -artifact_prefix="$fuzz_build/compare-$t-" "$work/corpus" >"$work/fuzz.log" 2>&1 || {
+      failed=1
+      status="FAILED: $fuzz_build/compare-$t.log"
+      cp "$work/fuzz.log" "$fuzz_build/compare-$t.log"
+    }
     runs_done=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -n 1)
-    cpu=$(awk '{ print $1 + $2 }' "$work/cpu")
+    # time(1) puts "Command exited with non-zero status N" before the figures.
+    cpu=$(tail -n 1 "$work/cpu" | awk '{ print $1 + $2 }')
     last=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1)
     cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
     ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
     printf '%-18s %-22s %-24s %-30s %-24s %s\n' fuzz "$t" \
       "$(awk -v r="${runs_done:-0}" -v c="$cpu" 'BEGIN { printf "%.0f exec/CPU-s", (c > 0 ? r / c : 0) }')" \
-      "runs ${runs_done:-?} in ${cpu} CPU-s" "cov ${cov:-?} ft ${ft:-?}" "${fuzz_seconds} s"
+      "runs ${runs_done:-?} in ${cpu} CPU-s" "cov ${cov:-?} ft ${ft:-?}" "${fuzz_seconds} s $status"
   done
 fi
 exit $failed

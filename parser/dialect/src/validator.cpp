@@ -98,9 +98,9 @@ std::size_t line_end(std::string_view s, std::size_t from) noexcept {
   return eol == end ? std::string_view::npos : static_cast<std::size_t>(eol - s.data());
 }
 
-// Splits a block into its lines (terminators removed), stopping after the blank line.
-std::vector<std::string_view> lines_of(std::string_view block) {
-  std::vector<std::string_view> lines;
+// Splits a block into `lines` (terminators removed), stopping after the blank line.
+void lines_of(std::string_view block, std::vector<std::string_view>& lines) {
+  lines.clear();
   std::size_t p = 0;
   while (p < block.size()) {
     const std::size_t eol = line_end(block, p);
@@ -111,7 +111,6 @@ std::vector<std::string_view> lines_of(std::string_view block) {
     if (block[eol] == '\r' && p < block.size() && block[p] == '\n') ++p;
     if (line.empty()) break;
   }
-  return lines;
 }
 
 std::string_view field_name(std::string_view line) {
@@ -142,7 +141,10 @@ struct rule_state {
 }  // namespace
 
 nlohmann::ordered_json to_json(const finding& f) {
-  nlohmann::ordered_json j;
+  // Room for the nine members up front: an ordered_json object is a vector
+  // of (const key, value) pairs, which grows by copying every member.
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(9);
   j["rule"] = f.rule != nullptr ? f.rule->id : "";
   j["severity"] = f.rule != nullptr ? to_string(f.rule->level) : "";
   j["basis"] = f.rule != nullptr ? to_string(f.rule->basis) : "";
@@ -157,6 +159,7 @@ nlohmann::ordered_json to_json(const finding& f) {
 
 struct validator::impl {
   impl(const dialect_spec& d, std::size_t cap) : dialect(&d), max_per_rule(cap) {
+    states.reserve(d.rules.size());
     for (const rule_spec* r : d.rules) {
       states.emplace_back();
       states.back().rule = r;
@@ -182,6 +185,7 @@ struct validator::impl {
   // Scratch reused by every frame.
   std::vector<std::pair<std::string_view, value_view>> members;
   std::vector<std::string> path;
+  std::vector<std::string_view> lines;  // of the frame's block, or of the tail
 
   // Every finding is counted; the first max_per_rule of each rule are stored.
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
@@ -321,7 +325,7 @@ struct validator::impl {
                std::string(crlf ? "CRLF" : "CR") + " line ends in " + excerpt(block));
       });
     }
-    const auto lines = lines_of(block);
+    lines_of(block, lines);
     for (const auto line : lines) {
       if (line.empty()) break;
       if (field_name(line) != "data") {
@@ -563,7 +567,8 @@ struct validator::impl {
   void finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
     // A frame cut off: the discarded tail holds a data line.
     bool cut = false;
-    for (const auto line : lines_of(tail)) {
+    lines_of(tail, lines);
+    for (const auto line : lines) {
       if (field_name(line) == "data") cut = true;
     }
     if (cut) {
