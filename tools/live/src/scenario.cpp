@@ -351,7 +351,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     contract = builtin.value;
   }
   result.value.contract = contract;
-  reader ctx(std::string(display), result.errors);
+  reader ctx(std::string(display), result.errors, scenario_build_budget);
   const auto root = ssec::yaml::load_document(std::string(text), ctx.file());
   if (!root) {
     result.errors.push_back(root.error());
