@@ -29,15 +29,21 @@
 namespace {
 
 const std::filesystem::path& scratch_base_dir() {
-  static const std::filesystem::path dir = [] {
+  // Never destroyed: a static path's destructor would run before the exit
+  // handler registered while making it, and that handler needs the path.
+  static const std::filesystem::path* const dir = [] {
     std::string pattern = (std::filesystem::temp_directory_path() / "ssec-scenario-fuzz-XXXXXX").string();
     SSEC_FUZZ_CHECK(::mkdtemp(pattern.data()) != nullptr, "cannot make a scratch directory for body_file");
-    std::ofstream(std::filesystem::path(pattern) / "body.json") << "{\"prompt\": \"hi\"}";
-    std::atexit([] { std::filesystem::remove_all(scratch_base_dir()); });
+    const auto* made = new std::filesystem::path(pattern);
+    std::ofstream(*made / "body.json") << "{\"prompt\": \"hi\"}";
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(scratch_base_dir(), ignored);
+    });
     SSEC_FUZZ_CHECK(::setenv("SSEC_FUZZ_VAR", "http://fuzz.invalid", 1) == 0);
-    return std::filesystem::path(pattern);
+    return made;
   }();
-  return dir;
+  return *dir;
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
