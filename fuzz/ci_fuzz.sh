@@ -3,10 +3,12 @@
 # `fuzz` preset) and fuzzes each for a bounded time from its corpus. A finding
 # fails the run and prints the reproducer and the command that replays it.
 # Usage: fuzz/ci_fuzz.sh [SECONDS_PER_TARGET]   (default 30)
-# Memory: the loaders (catalog, case) build at most what their budgets allow
-# (tools/docs/resources.md), so they run under a tighter limit than the
-# others: a YAML alias bomb or a repeat bomb (issue 16) that slipped past the
-# budgets would exceed it on the seeds that hold one (corpus/<target>/).
+# Memory: the loaders (catalog, case, scenario file) build at most what their
+# budgets allow (tools/docs/resources.md), so they run under a tighter limit
+# than the others: a YAML alias bomb, a repeat bomb or an unbounded body file
+# (issue 16) that slipped past the budgets would exceed it on the seeds that
+# hold one (corpus/<target>/). The fuzz preset builds the tools, whose live
+# library the scenario-file harness links.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"

@@ -10,10 +10,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$WORK/sse-conform-build"
 
 # CFLAGS/CXXFLAGS come from the environment: CMake takes them as the initial
-# CMAKE_<LANG>_FLAGS, so no sanitizer flag is written here.
+# CMAKE_<LANG>_FLAGS, so no sanitizer flag is written here. The tools are
+# configured (only what all_fuzzers needs is built) because the scenario-file
+# loader's harness links their live library (libcurl, zlib, CLI11 at configure
+# time: the Dockerfiles install them).
 cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=Release \
-  -DSSEC_BUILD_TESTS=OFF -DSSEC_BUILD_TOOLS=OFF -DSSEC_BUILD_FUZZERS=ON \
+  -DSSEC_BUILD_TESTS=OFF -DSSEC_BUILD_TOOLS=ON -DSSEC_BUILD_FUZZERS=ON \
   -DSSEC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
 cmake --build "$build" --target all_fuzzers -j"$(nproc)"
 

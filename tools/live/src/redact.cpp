@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Secrets: $VAR / ${VAR} expansion from the environment, and redaction of
 // every expanded value from whatever is shown or written.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -48,7 +49,10 @@ result<std::string> expand(std::string_view text, std::vector<std::string>& secr
     const char* value = std::getenv(name.c_str());
     if (value == nullptr) return error{name};
     out += value;
-    if (*value != '\0') secrets.emplace_back(value);
+    // Once per value: a file naming one variable a thousand times must not
+    // make every report redact it a thousand times.
+    if (*value != '\0' && std::find(secrets.begin(), secrets.end(), value) == secrets.end())
+      secrets.emplace_back(value);
     i = braced ? stop + 1 : stop;
   }
   return out;

@@ -45,7 +45,9 @@ std::optional<double> seconds_value(reader& ctx, const entry& e) {
   return v;
 }
 
-// ${NAME} expansion at load time, so an unset variable names its place.
+// ${NAME} expansion at load time, so an unset variable names its place. The
+// expanded value is booked against the file's budget: a variable's value is
+// as long as the environment allows, and aliases repeat the text that names it.
 std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std::string& text,
                                     std::vector<std::string>& secrets, std::string_view key) {
   auto out = expand_env_braced(text, secrets);
@@ -55,7 +57,54 @@ std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std:
     ctx.error(n, "`" + std::string(key) + "` uses " + variable + ", which is not set in the environment");
     return std::nullopt;
   }
+  if (!ctx.charge(n, out->size(), ssec::yaml::in_backticks(key))) return std::nullopt;
   return std::move(out).value();
+}
+
+// A body file is read only when it is a regular file whose size fits what is
+// left of the file's budget, and never past that size: /dev/zero or a
+// terminal would be read without end, a FIFO would block, a huge file would
+// be read whole before anything checked it. A file that grows while it is
+// read is refused too (its size is what was booked).
+std::optional<std::string> body_file_bytes(reader& ctx, const entry& at, const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) {
+    ctx.error(at, "`body_file`: " + ssec::error{ec.message(), path.string()}.to_string());
+    return std::nullopt;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    ctx.error(at, "`body_file`: " + path.string() +
+                      " is not a regular file (a device, a FIFO or a directory cannot be a request body)");
+    return std::nullopt;
+  }
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    ctx.error(at, "`body_file`: " + ssec::error{ec.message(), path.string()}.to_string());
+    return std::nullopt;
+  }
+  if (!ctx.charge(at.value, size, "`body_file` " + path.string())) return std::nullopt;
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(size));
+  bool grew = false;
+  const auto read = read_pieces(path.string(), 1 << 16, [&](std::string_view piece) {
+    if (piece.size() > size - bytes.size()) {
+      grew = true;
+      return false;
+    }
+    bytes.append(piece);
+    return true;
+  });
+  if (!read) {
+    ctx.error(at, "`body_file`: " + read.error().to_string());
+    return std::nullopt;
+  }
+  if (grew) {
+    ctx.error(at, "`body_file`: " + path.string() + " grew past its size when it was checked (" +
+                      ssec::yaml::size_text(size) + ") while it was read");
+    return std::nullopt;
+  }
+  return bytes;
 }
 
 bool is_token(std::string_view s) {
@@ -204,14 +253,25 @@ void load_expect(reader& ctx, const YAML::Node& n, scenario_request& q) {
   }
 }
 
-void load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+// What a request copies from `defaults`, booked before the copy: aliases can
+// repeat a short request thousands of times, each with the defaults' headers.
+std::uint64_t copied_from_defaults(const request_fields& defaults) {
+  std::uint64_t bytes = sizeof(scenario_request);
+  for (const auto& [name, value] : defaults.headers) bytes += name.size() + value.size() + 2;
+  return bytes;
+}
+
+// False when the file's budget is spent: the requests after it are not read
+// (each would only say so again).
+bool load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
                   const request_fields& defaults, const std::filesystem::path& base_dir,
                   std::vector<std::string>& secrets, scenario& s) {
   const auto e = ctx.read_mapping(
       n, "a request",
       {"name", "url", "method", "headers", "body", "body_file", "dialect", "limits", "resume", "expect"});
-  if (!e || !e->complete || !ctx.require(*e, "a request", {"name", "url"})) return;
+  if (!e || !e->complete || !ctx.require(*e, "a request", {"name", "url"})) return true;
   const std::size_t before = ctx.count();
+  if (!ctx.charge(n, copied_from_defaults(defaults), "this request")) return false;
   scenario_request q;
   q.line = ctx.line(n);
   if (const auto name = ctx.text(*e->find("name"), "", true)) q.name = *name;
@@ -242,32 +302,37 @@ void load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML
     }
   } else if (const entry* body_file = e->find("body_file")) {
     if (const auto file = ctx.text(*body_file, "", true)) {
-      auto bytes = read_all((base_dir / *file).string());
-      if (!bytes) ctx.error(*body_file, "`body_file`: " + bytes.error().to_string());
-      else q.body = std::move(bytes).value();
+      if (auto bytes = body_file_bytes(ctx, *body_file, base_dir / *file)) q.body = std::move(*bytes);
     }
   }
   if (q.spec != nullptr || q.dialect == "wire") {
     if (const entry* it = e->find("expect")) load_expect(ctx, it->value, q);
   }
   if (ctx.count() == before) s.requests.push_back(std::move(q));
+  return true;
 }
 
-void load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+// False when the file's budget is spent (see load_request).
+bool load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
                    const request_fields& defaults, const std::filesystem::path& base_dir,
                    std::vector<std::string>& secrets, std::vector<scenario>& out) {
   const auto e = ctx.read_mapping(n, "a scenario", {"name", "requests"});
-  if (!e || !e->complete || !ctx.require(*e, "a scenario", {"name", "requests"})) return;
+  if (!e || !e->complete || !ctx.require(*e, "a scenario", {"name", "requests"})) return true;
   scenario s;
   s.line = ctx.line(n);
   if (const auto name = ctx.text(*e->find("name"), "", true)) s.name = *name;
   const YAML::Node& requests = e->find("requests")->value;
   if (!requests.IsSequence() || requests.size() == 0) {
     ctx.error(requests, "`requests` must be a non-empty list of requests");
-    return;
+    return true;
   }
-  for (const auto& r : requests) load_request(ctx, contract, r, defaults, base_dir, secrets, s);
+  bool within_budget = true;
+  for (const auto& r : requests) {
+    within_budget = load_request(ctx, contract, r, defaults, base_dir, secrets, s);
+    if (!within_budget) break;
+  }
   out.push_back(std::move(s));
+  return within_budget;
 }
 
 }  // namespace
@@ -286,7 +351,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     contract = builtin.value;
   }
   result.value.contract = contract;
-  reader ctx(std::string(display), result.errors);
+  reader ctx(std::string(display), result.errors, scenario_build_budget);
   const auto root = ssec::yaml::load_document(std::string(text), ctx.file());
   if (!root) {
     result.errors.push_back(root.error());
@@ -315,8 +380,9 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     ctx.error(scenarios, "`scenarios` must be a non-empty list of scenarios");
     return result;
   }
-  for (const auto& s : scenarios)
-    load_scenario(ctx, *contract, s, defaults, base_dir, result.value.secrets, result.value.scenarios);
+  for (const auto& s : scenarios) {
+    if (!load_scenario(ctx, *contract, s, defaults, base_dir, result.value.secrets, result.value.scenarios)) break;
+  }
   std::map<std::string, std::size_t> names;
   for (const auto& s : result.value.scenarios) {
     if (const auto [it, fresh] = names.emplace(s.name, s.line); !fresh) {

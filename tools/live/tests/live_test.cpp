@@ -319,6 +319,16 @@ TEST(secrets, only_braced_variables_are_expanded_in_scenarios) {
   EXPECT_EQ(unset.error().to_string(), "${SSEC_LIVE_TEST_UNSET_VAR} is not set in the environment");
 }
 
+// A variable named many times (or in every request of a scenario file) is
+// one secret: each report string is redacted once per secret.
+TEST(secrets, a_value_is_kept_once_however_often_it_is_expanded) {
+  ::setenv("SSEC_LIVE_TEST_TOKEN", "s3cr3t-value", 1);
+  std::vector<std::string> secrets;
+  ASSERT_TRUE(ssec::live::expand_env_braced("${SSEC_LIVE_TEST_TOKEN} ${SSEC_LIVE_TEST_TOKEN}", secrets).ok());
+  ASSERT_TRUE(ssec::live::expand_env("Bearer $SSEC_LIVE_TEST_TOKEN", secrets).ok());
+  EXPECT_EQ(secrets, std::vector<std::string>{"s3cr3t-value"});
+}
+
 // A control byte in a finding (a stream's escape sequence, say) is written as
 // the case-log escape: XML 1.0 cannot carry it, and 0x1B is \u001B, never
 // its decimal value after \x (\x27, which reads as an apostrophe).

@@ -6,6 +6,7 @@
 // stand-ins where a behaviour serve does not have is needed).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -174,6 +175,59 @@ TEST_F(scenario_loader, an_alias_bomb_is_refused_at_its_line) {
   const std::string e = only_error(text);
   EXPECT_TRUE(e.starts_with("7:") || e.starts_with("8:") || e.starts_with("9:")) << e;
   EXPECT_NE(e.find("aliases repeat over 4 MiB"), std::string::npos) << e;
+}
+
+// Issue 16: a `body_file` is bounded before it is read. A device would be
+// read without end (/dev/zero until memory ran out), a FIFO would block the
+// load, and a file larger than the file's budget would be read whole.
+TEST_F(scenario_loader, a_body_file_must_be_a_regular_file_within_the_budget) {
+  const std::string head =
+      "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"
+      "        dialect: wire\n        body_file: ";
+  const auto dir = std::filesystem::temp_directory_path() / ("ssec-scenario-body-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto error_of = [&](const std::string& file) {
+    const auto r = load_scenario_text(head + file + "\n", "s.yaml", dir);
+    return r.errors.size() == 1 ? std::to_string(r.errors[0].line) + ":" + std::to_string(r.errors[0].column) + ": " +
+                                      r.errors[0].message
+                                : "expected one error, got:\n" + r.error_text();
+  };
+  EXPECT_EQ(error_of("/dev/zero"),
+            "8:20: `body_file`: /dev/zero is not a regular file (a device, a FIFO or a directory cannot be a request "
+            "body)");
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  EXPECT_EQ(error_of("fifo"), "8:20: `body_file`: " + (dir / "fifo").string() +
+                                  " is not a regular file (a device, a FIFO or a directory cannot be a request body)");
+  // 17 MiB, sparse: more than the budget of the whole file (16 MiB).
+  std::ofstream(dir / "big.bin").close();
+  std::filesystem::resize_file(dir / "big.bin", std::uint64_t{17} << 20);
+  const std::string big = error_of("big.bin");
+  EXPECT_TRUE(
+      big.starts_with("8:20: `body_file` " + (dir / "big.bin").string() + " would build 17 MiB, more than the "))
+      << big;
+  EXPECT_TRUE(big.ends_with(" left of this file's budget of 16 MiB (repeats multiplied, aliases expanded)")) << big;
+  std::ofstream(dir / "small.json") << "{\"prompt\": \"hi\"}";
+  const auto ok = load_scenario_text(head + "small.json\n", "s.yaml", dir);
+  ASSERT_TRUE(ok.ok()) << errors_of(ok);
+  EXPECT_EQ(ok.value.scenarios[0].requests[0].body, "{\"prompt\": \"hi\"}");
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 16: every request copies the defaults' headers, so a file of short
+// requests (or aliases of them) under one long default header builds many
+// times its size; what the requests build is booked against the file's
+// budget first. Here 1 MiB of header copied into 20 requests.
+TEST_F(scenario_loader, requests_copying_the_defaults_are_bounded_by_the_budget) {
+  std::string text = "version: 1\ndefaults:\n  dialect: wire\n  headers:\n    X-Big: " + std::string(1 << 20, 'h') +
+                     "\nscenarios:\n  - name: a\n    requests:\n";
+  for (int i = 0; i < 20; ++i) text += "      - {name: r" + std::to_string(i) + ", url: 'http://x'}\n";
+  const auto r = load_scenario_text(text, "s.yaml", ".");
+  ASSERT_EQ(r.errors.size(), 1u) << "20 copies of a 1 MiB header were built, or the refusal repeated:\n"
+                                 << r.error_text();
+  const auto& e = r.errors.front();
+  EXPECT_GT(e.line, 8u);
+  EXPECT_TRUE(e.message.starts_with("this request would build 10")) << e.to_string();
+  EXPECT_NE(e.message.find("of this file's budget of 16 MiB"), std::string::npos) << e.to_string();
 }
 
 TEST_F(scenario_loader, wrong_types_name_line_and_column) {

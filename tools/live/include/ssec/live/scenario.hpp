@@ -26,6 +26,12 @@ namespace ssec::live {
 /// The scenario format version this build reads.
 inline constexpr int scenario_format_version = 1;
 
+/// What one scenario file may build (request bodies, values after ${NAME}
+/// expansion, the `defaults` headers each request copies): 16 MiB. Less than
+/// a case file's budget (ssec::yaml::default_build_budget): request bodies
+/// are prompts, and a loader bounded this way stays fast under a fuzzer.
+inline constexpr std::uint64_t scenario_build_budget = std::uint64_t{16} << 20;
+
 /// How long and how much one request may read (`limits:`).
 struct scenario_limits {
   double timeout_s = 0;        ///< The whole exchange; 0 = none (the default). Striking it is STREAM-TIMEOUT.
