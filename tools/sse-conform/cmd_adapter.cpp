@@ -38,26 +38,37 @@ ordered error_answer(const json& request, std::string message) {
   return answer;
 }
 
-ordered answer_wire(const json& request, const std::vector<std::string>& chunks) {
-  std::vector<std::string_view> views(chunks.begin(), chunks.end());
-  const sse::recording rec = sse::record_parse(views);
-  if (sse::is_fatal(rec.status)) return error_answer(request, describe_error(rec.status, rec.error_offset));
+// A parse request's failure: its id, then the error (error_answer's shape for op "parse").
+ordered parse_error_answer(const std::string& id, std::string message) {
+  return ordered{{"id", id}, {"error", std::move(message)}};
+}
+
+ordered answer_wire(const std::string& id, const std::vector<std::string_view>& chunks) {
+  const sse::recording rec = sse::record_parse(chunks);
+  if (sse::is_fatal(rec.status)) return parse_error_answer(id, describe_error(rec.status, rec.error_offset));
   ordered events = ordered::array();
   for (const auto& e : rec.events) events.push_back(to_json(e));
-  return ordered{{"id", request["id"]},
-                 {"events", std::move(events)},
-                 {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
+  return ordered{
+      {"id", id}, {"events", std::move(events)}, {"retry", rec.retry ? ordered(*rec.retry) : ordered(nullptr)}};
 }
 
 // A dialect layer: the dialect events of spec/FORMAT.md section 2 (no retry).
-ordered answer_dialect(const json& request, const sse::dialect::dialect_spec& dialect,
-                       const std::vector<std::string>& chunks) {
-  std::vector<std::string_view> views(chunks.begin(), chunks.end());
-  const auto decoded = sse::dialect::decode_stream(dialect, views);
-  if (sse::is_fatal(decoded.status)) return error_answer(request, describe_error(decoded.status, decoded.error_offset));
+ordered answer_dialect(const std::string& id, const sse::dialect::dialect_spec& dialect,
+                       const std::vector<std::string_view>& chunks) {
+  const auto decoded = sse::dialect::decode_stream(dialect, chunks);
+  if (sse::is_fatal(decoded.status))
+    return parse_error_answer(id, describe_error(decoded.status, decoded.error_offset));
   ordered events = ordered::array();
   for (const auto& e : decoded.events) events.push_back(sse::dialect::to_json(e));
-  return ordered{{"id", request["id"]}, {"events", std::move(events)}};
+  return ordered{{"id", id}, {"events", std::move(events)}};
+}
+
+// A checked parse request's answer, however it was read.
+ordered answer_parse(const std::string& id, const std::string& layer, const std::vector<std::string_view>& chunks,
+                     const sse::dialect::catalog& contract) {
+  if (layer == "wire") return answer_wire(id, chunks);
+  if (const auto* dialect = contract.dialect(layer)) return answer_dialect(id, *dialect, chunks);
+  return parse_error_answer(id, "layer \"" + layer + "\" is not supported");
 }
 
 ordered answer(const json& request, const sse::dialect::catalog& contract) {
@@ -81,9 +92,8 @@ ordered answer(const json& request, const sse::dialect::catalog& contract) {
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
   const auto parse = parse_request_from_json(request);
   if (!parse) return error_answer(request, parse.error().message);
-  if (parse->layer == "wire") return answer_wire(request, parse->chunks);
-  if (const auto* dialect = contract.dialect(parse->layer)) return answer_dialect(request, *dialect, parse->chunks);
-  return error_answer(request, "layer \"" + parse->layer + "\" is not supported");
+  const std::vector<std::string_view> chunks(parse->chunks.begin(), parse->chunks.end());
+  return answer_parse(parse->id, parse->layer, chunks, contract);
 }
 
 int run_adapter(const conformance::contract_source& source) {
@@ -106,6 +116,12 @@ int run_adapter(const conformance::contract_source& source) {
     for (std::size_t lf = buffer.find('\n', scanned); lf != std::string::npos; lf = buffer.find('\n', from)) {
       const std::string_view line(buffer.data() + from, lf - from);
       from = lf + 1;
+      // Well-formed parse requests skip the DOM (read_parse_request_line says
+      // when); everything else is read and answered the general way.
+      if (const auto parse = read_parse_request_line(line)) {
+        std::cout << dump_line(answer_parse(parse->id, parse->layer, parse->chunks, *contract)) << '\n' << std::flush;
+        continue;
+      }
       json request = json::parse(line, nullptr, false);
       if (request.is_discarded()) {
         std::cout << dump_line(ordered{{"error", "request is not valid JSON"}}) << '\n';

@@ -195,6 +195,7 @@ TEST(http_hostile, a_head_that_trickles_past_its_deadline_is_408) {
     c.send(head.substr(i, 1));
     answer = c.answer(100ms);
   }
+  answer += c.answer();  // the rest, to the close: the poll above may end between the head and the body
   EXPECT_EQ(status_line(answer), "HTTP/1.1 408 Request Timeout") << answer;
   EXPECT_NE(answer.find("did not arrive within 500 ms"), std::string::npos) << answer;
 }

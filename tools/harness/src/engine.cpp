@@ -208,7 +208,7 @@ std::string parse_request_line(std::string_view id, std::string_view layer,
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     if (i > 0) line.push_back(',');
     line.push_back('"');
-    line += base64_encode(chunks[i]);
+    base64_append(line, chunks[i]);
     line.push_back('"');
   }
   line += "]}";
