@@ -10,11 +10,11 @@ namespace {
 
 constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-constexpr std::array<std::int8_t, 256> make_reverse() {
-  std::array<std::int8_t, 256> table{};
+constexpr std::array<std::int16_t, 256> make_reverse() {
+  std::array<std::int16_t, 256> table{};
   for (auto& v : table) v = -1;
   for (std::size_t i = 0; i < alphabet.size(); ++i)
-    table[static_cast<unsigned char>(alphabet[i])] = static_cast<std::int8_t>(i);
+    table[static_cast<unsigned char>(alphabet[i])] = static_cast<std::int16_t>(i);
   return table;
 }
 constexpr auto reverse = make_reverse();
