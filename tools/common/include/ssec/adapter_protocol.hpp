@@ -37,8 +37,16 @@ result<parse_request> parse_request_from_json(const nlohmann::json& j);
 /// A parse request as read_parse_request_line gives it: every chunk's bytes
 /// end to end in one buffer, and each chunk a view into it (a byte-by-byte
 /// request has millions of chunks: one string each was most of its memory).
-/// The views stay valid while the value lives, moves included.
+/// The views stay valid while the value lives, moves included; a copy would
+/// keep views into the original's buffer, so there is none.
 struct packed_parse_request {
+  packed_parse_request() = default;
+  packed_parse_request(packed_parse_request&&) = default;
+  packed_parse_request& operator=(packed_parse_request&&) = default;
+  packed_parse_request(const packed_parse_request&) = delete;
+  packed_parse_request& operator=(const packed_parse_request&) = delete;
+  ~packed_parse_request() = default;
+
   std::string id;
   std::string layer;
   std::vector<char> bytes;
