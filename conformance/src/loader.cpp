@@ -576,8 +576,14 @@ tag_list load_tags(const std::filesystem::path& path, std::string_view display, 
 
 ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view text, std::string_view display,
                                                                std::string_view topic, const tag_list& tags) {
+  return load_cases_from_text(text, display, topic, tags, ssec::yaml::default_build_budget);
+}
+
+ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view text, std::string_view display,
+                                                               std::string_view topic, const tag_list& tags,
+                                                               std::uint64_t build_budget) {
   ssec::load_result<std::vector<test_case>> out;
-  case_file ctx{ssec::yaml::reader(std::string(display), out.errors), text};
+  case_file ctx{ssec::yaml::reader(std::string(display), out.errors, build_budget), text};
   if (text.starts_with("\xEF\xBB\xBF")) {
     ctx.r.error(1, 1, "case files must not start with a byte order mark (it would shift every position)");
     return out;

@@ -242,6 +242,26 @@ TEST(loader, a_file_builds_at_most_its_budget_refused_at_the_repeat_that_crosses
   EXPECT_EQ(r.value.size(), 2u);
 }
 
+// The budget is the caller's to give (the fuzzing harness gives 1 MiB): the
+// same booking refuses a 2 MiB repeat that the default budget builds.
+TEST(loader, a_smaller_budget_refuses_what_the_default_builds) {
+  const std::string text = replace(valid, "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]",
+                                   "input: [{repeat: \"ab\", times: 1048576}]");
+  const auto built = conf::load_cases_from_text(text, "cases/t.yaml", "t", test_tags());
+  ASSERT_TRUE(built.errors.empty()) << built.error_text();
+  ASSERT_EQ(built.value.size(), 1u);
+  EXPECT_EQ(built.value[0].input.size(), std::size_t{2} << 20);
+  const auto refused =
+      conf::load_cases_from_text(text, "cases/t.yaml", "t", test_tags(), std::uint64_t{1} << 20);
+  ASSERT_EQ(refused.errors.size(), 1u) << refused.error_text();
+  EXPECT_EQ(refused.errors[0].line, 7u);
+  EXPECT_NE(refused.errors[0].message.find("this repeat would build 2 MiB, more than the 1 MiB left of this file's "
+                                           "budget of 1 MiB"),
+            std::string::npos)
+      << refused.error_text();
+  EXPECT_TRUE(refused.value.empty());
+}
+
 TEST(loader, rejects_bad_hex_base64_and_repeat) {
   const std::string input = "input: [\"data: a\\r\", \"\\ndata: b\\r\\n\\r\\n\"]";
   expect_one_error(load(replace(valid, input, "input: [{hex: \"E F\"}]")), 7, "pairs of hex digits");
