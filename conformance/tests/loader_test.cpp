@@ -251,8 +251,7 @@ TEST(loader, a_smaller_budget_refuses_what_the_default_builds) {
   ASSERT_TRUE(built.errors.empty()) << built.error_text();
   ASSERT_EQ(built.value.size(), 1u);
   EXPECT_EQ(built.value[0].input.size(), std::size_t{2} << 20);
-  const auto refused =
-      conf::load_cases_from_text(text, "cases/t.yaml", "t", test_tags(), std::uint64_t{1} << 20);
+  const auto refused = conf::load_cases_from_text(text, "cases/t.yaml", "t", test_tags(), std::uint64_t{1} << 20);
   ASSERT_EQ(refused.errors.size(), 1u) << refused.error_text();
   EXPECT_EQ(refused.errors[0].line, 7u);
   EXPECT_NE(refused.errors[0].message.find("this repeat would build 2 MiB, more than the 1 MiB left of this file's "
