@@ -593,9 +593,6 @@ struct decoder::impl final : detail::field_source {
   std::unordered_map<std::string_view, std::size_t> member_index;  // large objects only
   std::vector<field_view> fields;
   event_view view;
-  std::string last_type;  // event_spec_of()
-  const event_spec* last_type_spec = nullptr;
-  bool last_type_known = false;
   // The typed flat frame decoded last, until its fields are built: its spec.
   bool fields_pending = false;
   const event_spec* pending_spec = nullptr;
@@ -694,17 +691,6 @@ struct decoder::impl final : detail::field_source {
     }
   }
 
-  // The catalog's entry for a type. Streams repeat a type many frames in a
-  // row (message chunks), so the last answer is kept.
-  const event_spec* event_spec_of(std::string_view type) {
-    if (!last_type_known || type != last_type) {
-      last_type.assign(type);
-      last_type_spec = dialect->event(type);
-      last_type_known = true;
-    }
-    return last_type_spec;
-  }
-
   // The fields of a flat frame decode() left pending (event_view::fields).
   std::span<const field_view> build_fields() override {
     if (fields_pending) {
@@ -759,7 +745,7 @@ struct decoder::impl final : detail::field_source {
       }
       if (type) {
         view.type = *type;
-        view.spec = event_spec_of(view.type);
+        view.spec = dialect->event(view.type);
         view.kind = view.spec != nullptr ? event_kind::structured : event_kind::unknown;
         if (indexed) {
           // Built when first asked: a caller that reads the kind only never pays for them.
