@@ -302,7 +302,9 @@ class flat_object_reader {
  public:
   struct member_at {
     std::string_view key;
-    const char* value;  // the value's first byte, in the frame
+    const char* value;              // the value's first byte, in the frame
+    std::string_view plain_string;  // a string value without escapes: its body (values() needs no second look)
+    bool is_plain_string = false;
   };
   using members_t = std::vector<std::pair<std::string_view, value_view>>;
 
@@ -336,7 +338,7 @@ class flat_object_reader {
       p = skip_space(p + 1, end);
       if (p == end) return false;
       note_key(key, seen_keys);
-      members_.push_back(member_at{key, p});
+      members_.push_back(member_at{key, p, {}, false});
       if (is_type_key(key)) {
         // The last `type` counts: its value is read now (unescaped apart from
         // the other values), so that the kind needs no second look.
@@ -347,6 +349,11 @@ class flat_object_reader {
         } else {
           p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
         }
+      } else if (*p == '"') {
+        std::string_view body;
+        p = read_string<string_mode::check>(p + 1, end, body, type_escaped_);
+        members_.back().plain_string = body;
+        members_.back().is_plain_string = body.data() != nullptr;
       } else {
         p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
       }
@@ -379,7 +386,11 @@ class flat_object_reader {
     for (const auto& m : members_) {
       // Stored in place: see value_access::set_string.
       out.emplace_back(m.key, value_view{});
-      read_scalar<string_mode::unescape>(m.value, end, out.back().second, escaped_);
+      if (m.is_plain_string) {
+        value_access::set_string(out.back().second, m.plain_string);
+      } else {
+        read_scalar<string_mode::unescape>(m.value, end, out.back().second, escaped_);
+      }
     }
   }
 
@@ -476,14 +487,15 @@ class flat_object_reader {
   }
 
   // A string's body from `p` (just past its opening quote): the position
-  // after its closing quote, or nullptr. `out` is set unless mode is check.
+  // after its closing quote, or nullptr. `out` is set to the body; in mode
+  // check, only when it holds no escape (else it is left as it was).
   template <string_mode mode>
   const char* read_string(const char* p, const char* end, std::string_view& out, escape_buffer& buffer) {
     const char* const start = p;
     p = string_stop(p, end);
     if (p == end) return nullptr;
     if (*p == '"') {
-      if constexpr (mode != string_mode::check) out = std::string_view(start, static_cast<std::size_t>(p - start));
+      out = std::string_view(start, static_cast<std::size_t>(p - start));
       return p + 1;
     }
     if constexpr (mode == string_mode::key) {
