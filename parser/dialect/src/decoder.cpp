@@ -287,23 +287,38 @@ namespace {
 
 // Most frames of a stream are flat objects: every member a string, an
 // integer, true, false or null (`{"type":"message_chunk","content":"Hi",...}`).
-// Such a frame is read here in one pass, without a DOM: the members come out
-// as the DOM path would give them, strings as views into the frame (or, when
-// escaped, into a buffer of the decoder). Anything else, or anything in doubt
-// (nested values, fractions and exponents, -0, integers beyond 64 bits, \u
-// escapes, escaped keys, malformed text) makes read() return false, and the
-// DOM path decides: so both paths agree by construction, and this one only
-// ever says yes to what simdjson reads the same way.
+// Such a frame is read here without a DOM, in two steps: index() checks the
+// whole object in one pass and notes where each member's key and value are
+// (and the type, and whether a key repeats), which is all the kind needs;
+// values() reads the values from those places when the fields are asked.
+// The members come out as the DOM path would give them, strings as views into
+// the frame (or, when escaped, into a buffer of the reader). Anything else,
+// or anything in doubt (nested values, fractions and exponents, -0, integers
+// beyond 64 bits, \u escapes, escaped keys, malformed text) makes index()
+// return false, and the DOM path decides: so both paths agree by
+// construction, and this one only ever says yes to what simdjson reads the
+// same way.
 class flat_object_reader {
  public:
+  struct member_at {
+    std::string_view key;
+    const char* value;              // the value's first byte, in the frame
+    std::string_view plain_string;  // a string value without escapes: its body (values() needs no second look)
+    bool is_plain_string = false;
+  };
   using members_t = std::vector<std::pair<std::string_view, value_view>>;
 
-  // `members` is cleared and filled; on false its content is unspecified.
-  bool read(std::string_view data, members_t& members) {
-    members.clear();
-    escaped_used_ = 0;
-    escaped_ready_ = false;
+  // Checks that `data` is a flat object and notes its members; false
+  // otherwise. `data_is_utf8`: the caller vouches for the UTF-8 (else it is
+  // checked when a string held a high byte). The views of type() live until
+  // the next index().
+  bool index(std::string_view data, bool data_is_utf8) {
+    members_.clear();
+    duplicates_ = false;
+    type_is_string_ = false;
     high_ = false;
+    data_ = data;
+    std::uint64_t seen_keys = 0;  // one bit per key hash: most keys need no comparison
     const char* p = data.data();
     const char* const end = p + data.size();
     p = skip_space(p, end);
@@ -311,19 +326,37 @@ class flat_object_reader {
     p = skip_space(p + 1, end);
     if (p != end && *p == '}') {
       p = skip_space(p + 1, end);
-      return p == end && utf8_ok(data);
+      return p == end && utf8_ok(data, data_is_utf8);
     }
     while (true) {
       if (p == end || *p != '"') return false;
       std::string_view key;
-      p = read_string(p + 1, end, key, false);
+      p = read_string<string_mode::key>(p + 1, end, key, type_escaped_);
       if (p == nullptr) return false;
       p = skip_space(p, end);
       if (p == end || *p != ':') return false;
       p = skip_space(p + 1, end);
       if (p == end) return false;
-      members.emplace_back(key, value_view{});
-      p = read_scalar(p, end, members.back().second);
+      note_key(key, seen_keys);
+      members_.push_back(member_at{key, p, {}, false});
+      if (is_type_key(key)) {
+        // The last `type` counts: its value is read now (unescaped apart from
+        // the other values), so that the kind needs no second look.
+        type_is_string_ = *p == '"';
+        if (type_is_string_) {
+          type_escaped_.reset();
+          p = read_string<string_mode::unescape>(p + 1, end, type_text_, type_escaped_);
+        } else {
+          p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
+        }
+      } else if (*p == '"') {
+        std::string_view body;
+        p = read_string<string_mode::check>(p + 1, end, body, type_escaped_);
+        members_.back().plain_string = body;
+        members_.back().is_plain_string = body.data() != nullptr;
+      } else {
+        p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
+      }
       if (p == nullptr) return false;
       p = skip_space(p, end);
       if (p == end) return false;
@@ -332,19 +365,80 @@ class flat_object_reader {
       p = skip_space(p + 1, end);
     }
     p = skip_space(p + 1, end);
-    return p == end && utf8_ok(data);
+    return p == end && utf8_ok(data, data_is_utf8);
+  }
+
+  // After a true index(): some key is repeated.
+  bool duplicates() const noexcept { return duplicates_; }
+
+  // After a true index(): the last `type` member's value, if it is a string.
+  std::optional<std::string_view> type() const noexcept {
+    if (!type_is_string_) return std::nullopt;
+    return type_text_;
+  }
+
+  // After a true index(): the members in document order into `out`
+  // (cleared). Their views live until the next index() or values().
+  void values(members_t& out) {
+    out.clear();
+    escaped_.reset();
+    const char* const end = data_.data() + data_.size();
+    for (const auto& m : members_) {
+      // Stored in place: see value_access::set_string.
+      out.emplace_back(m.key, value_view{});
+      if (m.is_plain_string) {
+        value_access::set_string(out.back().second, m.plain_string);
+      } else {
+        read_scalar<string_mode::unescape>(m.value, end, out.back().second, escaped_);
+      }
+    }
   }
 
  private:
+  // What read_string does with a string: a key (no escapes: those are the
+  // DOM's), a value only checked, or a value unescaped.
+  enum class string_mode : std::uint8_t { key, check, unescape };
+
+  // Unescaped strings of one frame: sized once per frame to the frame (a
+  // string never grows by unescaping), so earlier views into it stay valid.
+  struct escape_buffer {
+    std::string bytes;
+    std::size_t used = 0;
+    bool ready = false;
+    void reset() noexcept {
+      used = 0;
+      ready = false;
+    }
+  };
+
   static const char* skip_space(const char* p, const char* end) noexcept {
     while (p != end && json_space(*p)) ++p;
     return p;
   }
 
+  static bool is_type_key(std::string_view key) noexcept {
+    return key.size() == 4 && std::memcmp(key.data(), "type", 4) == 0;
+  }
+
+  // A repeated key sets duplicates_; a key is compared with the earlier ones
+  // only when its hash bit was set already.
+  void note_key(std::string_view key, std::uint64_t& seen) noexcept {
+    const std::size_t hash = key.empty() ? 0
+                                         : key.size() * 7 + static_cast<unsigned char>(key.front()) +
+                                               3u * static_cast<unsigned char>(key.back());
+    const std::uint64_t bit = std::uint64_t{1} << (hash & 63);
+    if ((seen & bit) != 0 && !duplicates_) {
+      duplicates_ = std::any_of(members_.begin(), members_.end(), [&](const member_at& m) { return m.key == key; });
+    }
+    seen |= bit;
+  }
+
   // The UTF-8 the DOM path validates: frames from the wire parser are valid
   // already; other callers' bytes are checked when a string held a high byte
   // (outside strings, a high byte is malformed JSON and was refused).
-  bool utf8_ok(std::string_view data) const noexcept { return !high_ || sse::utf8::is_valid(data); }
+  bool utf8_ok(std::string_view data, bool data_is_utf8) const noexcept {
+    return data_is_utf8 || !high_ || sse::utf8::is_valid(data);
+  }
 
   // The first '"', '\\' or control character (< 0x20) in [p, end), or end;
   // notes a byte >= 0x80 passed on the way.
@@ -376,9 +470,27 @@ class flat_object_reader {
     return p;
   }
 
+  // The character an escape (the letter after '\\') stands for, or 0 if it is
+  // \u (surrogates are the DOM's business) or not an escape.
+  static char unescaped(char letter) noexcept {
+    switch (letter) {
+      case '"': return '"';
+      case '\\': return '\\';
+      case '/': return '/';
+      case 'b': return '\b';
+      case 'f': return '\f';
+      case 'n': return '\n';
+      case 'r': return '\r';
+      case 't': return '\t';
+      default: return 0;
+    }
+  }
+
   // A string's body from `p` (just past its opening quote): the position
-  // after its closing quote, or nullptr.
-  const char* read_string(const char* p, const char* end, std::string_view& out, bool escapes_allowed) {
+  // after its closing quote, or nullptr. `out` is set to the body; in mode
+  // check, only when it holds no escape (else it is left as it was).
+  template <string_mode mode>
+  const char* read_string(const char* p, const char* end, std::string_view& out, escape_buffer& buffer) {
     const char* const start = p;
     p = string_stop(p, end);
     if (p == end) return nullptr;
@@ -386,61 +498,62 @@ class flat_object_reader {
       out = std::string_view(start, static_cast<std::size_t>(p - start));
       return p + 1;
     }
-    if (*p != '\\' || !escapes_allowed) return nullptr;
-    // Unescaped into escaped_, sized once per frame to the frame (a string
-    // never grows by unescaping), so earlier views into it stay valid.
-    if (!escaped_ready_) {
-      if (escaped_.size() < static_cast<std::size_t>(end - start))
-        escaped_.resize(static_cast<std::size_t>(end - start));
-      escaped_ready_ = true;
-    }
-    char* const first = escaped_.data() + escaped_used_;
-    char* w = first;
-    const char* segment = start;
-    while (true) {
-      std::memcpy(w, segment, static_cast<std::size_t>(p - segment));
-      w += p - segment;
-      if (*p == '"') break;
-      if (*p != '\\' || end - p < 2) return nullptr;
-      switch (p[1]) {
-        case '"': *w++ = '"'; break;
-        case '\\': *w++ = '\\'; break;
-        case '/': *w++ = '/'; break;
-        case 'b': *w++ = '\b'; break;
-        case 'f': *w++ = '\f'; break;
-        case 'n': *w++ = '\n'; break;
-        case 'r': *w++ = '\r'; break;
-        case 't': *w++ = '\t'; break;
-        default: return nullptr;  // \u (surrogates are the DOM's business) or not an escape
+    if constexpr (mode == string_mode::key) {
+      return nullptr;
+    } else if constexpr (mode == string_mode::check) {
+      while (true) {
+        if (*p != '\\' || end - p < 2 || unescaped(p[1]) == 0) return nullptr;
+        p = string_stop(p + 2, end);
+        if (p == end) return nullptr;
+        if (*p == '"') return p + 1;
       }
-      segment = p + 2;
-      p = string_stop(segment, end);
-      if (p == end) return nullptr;
+    } else {
+      if (!buffer.ready) {
+        if (buffer.bytes.size() < static_cast<std::size_t>(end - start))
+          buffer.bytes.resize(static_cast<std::size_t>(end - start));
+        buffer.ready = true;
+      }
+      char* const first = buffer.bytes.data() + buffer.used;
+      char* w = first;
+      const char* segment = start;
+      while (true) {
+        std::memcpy(w, segment, static_cast<std::size_t>(p - segment));
+        w += p - segment;
+        if (*p == '"') break;
+        const char c = *p == '\\' && end - p >= 2 ? unescaped(p[1]) : 0;
+        if (c == 0) return nullptr;
+        *w++ = c;
+        segment = p + 2;
+        p = string_stop(segment, end);
+        if (p == end) return nullptr;
+      }
+      out = std::string_view(first, static_cast<std::size_t>(w - first));
+      buffer.used += static_cast<std::size_t>(w - first);
+      return p + 1;
     }
-    out = std::string_view(first, static_cast<std::size_t>(w - first));
-    escaped_used_ += static_cast<std::size_t>(w - first);
-    return p + 1;
   }
 
-  // A string, an integer, true, false or null at `p`: the position after it, or nullptr.
-  const char* read_scalar(const char* p, const char* end, value_view& out) {
+  // A string, an integer, true, false or null at `p`: the position after it,
+  // or nullptr. `out` is set unless mode is check (the index: nothing stored).
+  template <string_mode mode>
+  const char* read_scalar(const char* p, const char* end, value_view& out, escape_buffer& buffer) {
     const auto literal = [&](std::string_view word) {
       return static_cast<std::size_t>(end - p) >= word.size() && std::string_view(p, word.size()) == word;
     };
     switch (*p) {
       case '"': {
         std::string_view s;
-        p = read_string(p + 1, end, s, true);
-        value_access::set_string(out, s);
+        p = read_string<mode>(p + 1, end, s, buffer);
+        if constexpr (mode != string_mode::check) value_access::set_string(out, s);
         return p;
       }
       case 't':
         if (!literal("true")) return nullptr;
-        value_access::set_boolean(out, true);
+        if constexpr (mode != string_mode::check) value_access::set_boolean(out, true);
         return p + 4;
       case 'f':
         if (!literal("false")) return nullptr;
-        value_access::set_boolean(out, false);
+        if constexpr (mode != string_mode::check) value_access::set_boolean(out, false);
         return p + 5;
       case 'n':
         if (!literal("null")) return nullptr;
@@ -463,19 +576,24 @@ class flat_object_reader {
     }
     if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return nullptr;  // a fraction or exponent
     if (negative && (magnitude == 0 || magnitude > static_cast<std::uint64_t>(INT64_MAX) + 1)) return nullptr;
-    value_access::set_integer(out, magnitude, negative);
+    if constexpr (mode != string_mode::check) value_access::set_integer(out, magnitude, negative);
     return p;
   }
 
-  std::string escaped_;
-  std::size_t escaped_used_ = 0;
-  bool escaped_ready_ = false;
+  std::string_view data_;
+  std::vector<member_at> members_;
+  std::string_view type_text_;  // the last `type` member's value, when a string
+  bool type_is_string_ = false;
+  bool duplicates_ = false;
   bool high_ = false;
+  escape_buffer escaped_;       // values()
+  escape_buffer type_escaped_;  // type(), kept apart so that values() leaves it valid
+  value_view unused_value_;     // what index() does not store
 };
 
 }  // namespace
 
-struct decoder::impl {
+struct decoder::impl final : detail::field_source {
   explicit impl(const dialect_spec& d) : dialect(&d) {}
 
   const dialect_spec* dialect;
@@ -487,6 +605,9 @@ struct decoder::impl {
   std::unordered_map<std::string_view, std::size_t> member_index;  // large objects only
   std::vector<field_view> fields;
   event_view view;
+  // The typed flat frame decoded last, until its fields are built: its spec.
+  bool fields_pending = false;
+  const event_spec* pending_spec = nullptr;
 
   // The message of an error frame: after the prefix, one space removed.
   std::string_view message_after(std::string_view data) const {
@@ -495,15 +616,20 @@ struct decoder::impl {
     return rest;
   }
 
-  // Parses data into `members` when it is a JSON object; false otherwise.
-  bool parse_object(std::string_view data) {
+  // Reads f.data when it is a JSON object; false otherwise. A flat object is
+  // only indexed (`flat`), anything else parsed into `members`.
+  bool parse_object(const frame& f, bool& indexed) {
     members.clear();
+    indexed = false;
+    const std::string_view data = f.data;
     // Only an object can be structured, so anything else is not parsed at all.
     std::size_t first = 0;
     while (first < data.size() && json_space(data[first])) ++first;
     if (first == data.size() || data[first] != '{') return false;
-    if (flat.read(data, members)) return true;
-    members.clear();
+    if (flat.index(data, f.data_is_utf8)) {
+      indexed = true;
+      return true;
+    }
 
     padded.assign(data);
     padded.resize(data.size() + simdjson::SIMDJSON_PADDING);
@@ -539,7 +665,7 @@ struct decoder::impl {
   }
 
   // members -> fields: one entry per key (first position, last value), then defaults.
-  void build_fields(const event_spec* spec) {
+  void fields_from_members(const event_spec* spec) {
     fields.clear();
     bool duplicates = false;
     const bool indexed = members.size() > 32;  // avoid quadratic work on huge objects
@@ -577,8 +703,27 @@ struct decoder::impl {
     }
   }
 
+  // The fields of a flat frame decode() left pending (event_view::fields).
+  std::span<const field_view> build_fields() override {
+    if (fields_pending) {
+      fields_pending = false;
+      flat.values(members);
+      fields_from_members(pending_spec);
+    }
+    return fields;
+  }
+
   const event_view& decode(const frame& f) {
-    view = event_view{};
+    fields_pending = false;
+    // Member by member: a whole new event_view is written with `rep stos`, and
+    // reading it back at once stalls (a few percent of the decode).
+    view.kind = event_kind::plain_text;
+    view.type = {};
+    view.text = {};
+    view.fields = field_list();
+    view.spec = nullptr;
+    view.json_object = false;
+    view.duplicate_keys = false;
     view.raw = f.data;
     view.wire_type = f.event_type;
     view.offset = f.offset;
@@ -598,19 +743,32 @@ struct decoder::impl {
       view.text = message_after(f.data);
       return view;
     }
-    if (parse_object(f.data)) {
+    bool indexed = false;
+    if (parse_object(f, indexed)) {
       view.json_object = true;
       // The last `type` member counts, as with every repeated key.
-      const value_view* type = nullptr;
-      for (const auto& [key, value] : members) {
-        if (key == "type") type = &value;
+      std::optional<std::string_view> type;
+      if (indexed) {
+        type = flat.type();
+      } else {
+        for (const auto& [key, value] : members) {
+          if (key == "type") type = value.type() == json_type::string ? std::optional(value.as_string()) : std::nullopt;
+        }
       }
-      if (type != nullptr && type->type() == json_type::string) {
-        view.type = type->as_string();
+      if (type) {
+        view.type = *type;
         view.spec = dialect->event(view.type);
         view.kind = view.spec != nullptr ? event_kind::structured : event_kind::unknown;
-        build_fields(view.spec);
-        view.fields = fields;
+        if (indexed) {
+          // Built when first asked: a caller that reads the kind only never pays for them.
+          view.duplicate_keys = flat.duplicates();
+          fields_pending = true;
+          pending_spec = view.spec;
+          view.fields = field_list(*this);
+        } else {
+          fields_from_members(view.spec);
+          view.fields = field_list(fields);
+        }
         return view;
       }
     }

@@ -636,7 +636,7 @@ struct stream_validator::impl {
   struct visitor {
     impl* self = nullptr;
     action on_event(const sse::event_view& e) {
-      const event_view& ev = self->dec.decode(frame{e.data, e.type, e.last_event_id, e.offset});
+      const event_view& ev = self->dec.decode(frame{e});
       // The block's bytes, unless it began before what is kept (an overlong block).
       const std::string_view block =
           e.offset >= self->base ? block_at(self->buf, e.offset - self->base) : std::string_view();

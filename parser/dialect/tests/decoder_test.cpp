@@ -2,6 +2,7 @@
 // error handling of the dialect decoders. Expectations come from the protocol
 // documents (chat:N = chat-and-code-sessions.txt line N, agent:N =
 // agent-service.txt line N) and spec/DECISIONS.md.
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -553,6 +554,137 @@ TEST(decoder, flat_numbers_keep_their_class) {
   const auto& v = dec.decode({R"({"type":"zz","i":-3})"});
   EXPECT_TRUE(v.find("i")->value.is_integral());
   EXPECT_EQ(v.find("i")->value.as_number(), -3);
+}
+
+// ---------------------------------------------------------------------------
+// Fields built when first asked (flat frames): the same as a JSON parser's
+// reading, whenever they are asked, on many seeded frames.
+
+// A frame of JSON members from `rng`: mostly flat (strings with and without
+// escapes and high bytes, integers, literals), sometimes with what only the
+// DOM path reads (\u escapes, fractions, nested values), repeated keys, a
+// `type` that is a string, a number or missing. `repeated`: a key repeats.
+std::string seeded_frame(std::mt19937_64& rng, bool& repeated) {
+  const auto pick = [&](auto const& list) { return list[rng() % std::size(list)]; };
+  static const std::string_view keys[] = {"type", "content", "runId", "a", "b", "sequence", "ab", "ba", ""};
+  static const std::string_view pieces[] = {"hi",           " ",     "\\n",     "\\\"",
+                                            "\\\\",         "\\/",   "\\t",     "caf\xC3\xA9",
+                                            "\xE4\xBD\xA0", "x y z", "\\u00e9", "0123456789abcdef"};
+  static const std::string_view types[] = {"\"zz\"", "\"message_chunk\"", "\"run_started\"", "\"z\\tz\"", "7", "null"};
+  static const std::string_view others[] = {
+      "true", "false",       "null", "0", "-1", "42", "18446744073709551615", "-9223372036854775808",
+      "1.5",  "{\"n\":[1]}", "[]",   "-0"};
+  std::string out = rng() % 4 == 0 ? " {" : "{";
+  std::set<std::string_view> used;
+  repeated = false;
+  const std::size_t members = rng() % 8;
+  for (std::size_t i = 0; i < members; ++i) {
+    const std::string_view key = pick(keys);
+    repeated |= !used.insert(key).second;
+    if (i > 0) out += rng() % 5 == 0 ? " , " : ",";
+    out.append("\"").append(key).append(rng() % 6 == 0 ? "\" : " : "\":");
+    if (key == "type") {
+      out += pick(types);
+    } else if (rng() % 3 == 0) {
+      out += pick(others);
+    } else {
+      out += '"';
+      for (std::size_t n = rng() % 6; n > 0; --n) out += pick(pieces);
+      out += '"';
+    }
+  }
+  out += rng() % 4 == 0 ? "}\n" : "}";
+  return out;
+}
+
+TEST(decoder, fields_asked_late_equal_a_json_parsers_reading) {
+  sse::dialect::decoder dec(dialect("agent"));
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 20000; ++i) {
+    bool repeated = false;
+    const std::string data = seeded_frame(rng, repeated);
+    for (const bool vouched : {false, true}) {
+      sse::dialect::frame f{data};
+      f.data_is_utf8 = vouched;
+      const auto& v = dec.decode(f);
+      // What a caller reading the kind only sees, before any field is asked.
+      const event_kind kind = v.kind;
+      const std::string type(v.type);
+      const bool duplicates = v.duplicate_keys;
+      const json j = json::parse(data, nullptr, false);
+      const bool typed = !j.is_discarded() && j.is_object() && j.contains("type") && j["type"].is_string();
+      ASSERT_EQ(kind == event_kind::structured || kind == event_kind::unknown, typed) << data;
+      if (!typed) continue;
+      EXPECT_EQ(type, j["type"].get<std::string>()) << data;
+      EXPECT_EQ(duplicates, repeated) << data;
+      // Asked late, twice, and through a copy of the view: the same fields.
+      const sse::dialect::event_view copy = v;
+      const event e = sse::dialect::to_event(copy);
+      json present = e.fields;
+      for (const auto& key : e.defaulted) present.erase(key);
+      EXPECT_EQ(present, j) << data;
+      EXPECT_EQ(sse::dialect::to_event(v).fields, e.fields) << data;
+      EXPECT_EQ(v.fields.size(), copy.fields.size()) << data;
+      EXPECT_EQ(v.duplicate_keys, duplicates) << data;
+      EXPECT_EQ(v.type, type) << data;  // the type's view outlives the fields' unescaping
+    }
+  }
+}
+
+TEST(decoder, fields_of_a_flat_frame_are_built_once_and_stay_valid) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const auto& v = dec.decode({R"({"type":"z\tz","a":"1\n2","b":7,"a":"3\"4"})"});
+  ASSERT_EQ(v.kind, event_kind::unknown);
+  EXPECT_EQ(v.type, "z\tz");
+  EXPECT_TRUE(v.duplicate_keys);
+  const auto* a = v.find("a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->value.as_string(), "3\"4");
+  const std::span<const sse::dialect::field_view> fields = v.fields;
+  ASSERT_EQ(fields.size(), 3u);
+  EXPECT_EQ(&fields[1], a);  // not rebuilt: the same storage
+  EXPECT_EQ(fields[0].key, "type");
+  EXPECT_EQ(fields[2].value.as_number(), 7);
+  EXPECT_EQ(v.type, "z\tz");
+}
+
+// A caller that does not vouch for the data's UTF-8 still has it checked; the
+// wire parser's events (vouched for) are repaired UTF-8, and decode the same as
+// their repaired data checked again.
+TEST(decoder, utf8_is_checked_unless_the_caller_vouches) {
+  sse::dialect::decoder dec(dialect("agent"));
+  const std::string invalid = "{\"type\":\"zz\",\"a\":\"\xC3\"}";
+  EXPECT_EQ(dec.decode({invalid}).kind, event_kind::plain_text);
+  EXPECT_EQ(dec.decode({"{\"type\":\"zz\",\"a\":\"\xC3\xA9\"}"}).kind, event_kind::unknown);
+  const sse::event_view wire{"message", "{\"type\":\"zz\"}", "", 0};
+  EXPECT_TRUE(sse::dialect::frame{wire}.data_is_utf8);
+  EXPECT_FALSE(sse::dialect::frame{invalid}.data_is_utf8);
+
+  std::mt19937_64 rng(71);
+  static const std::string_view bad[] = {"\xC3", "\xED\xA0\x80", "\xFF", "\xF0\x9F\x99", "\x80"};
+  std::string stream;
+  for (int i = 0; i < 300; ++i) {
+    bool repeated = false;
+    std::string data = seeded_frame(rng, repeated);
+    if (rng() % 3 == 0) data.insert(data.size() / 2, bad[rng() % std::size(bad)]);
+    std::erase(data, '\n');
+    stream.append("data: ").append(data).append("\n\n");
+  }
+  const auto whole = sse::dialect::decode_stream(dialect("agent"), stream);
+  ASSERT_EQ(whole.events.size(), 300u);
+  sse::dialect::decoder checking(dialect("agent"));
+  for (const auto& e : whole.events) {
+    EXPECT_EQ(checking.decode_event(sse::dialect::frame{e.raw}), e) << e.raw;
+  }
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const auto pieces = sse::chunking::random(stream, seed);
+    EXPECT_EQ(sse::dialect::decode_stream(dialect("agent"), std::span<const std::string_view>(pieces)).events,
+              whole.events)
+        << "seed " << seed;
+  }
+  const auto by_bytes = sse::chunking::bytes(stream);
+  EXPECT_EQ(sse::dialect::decode_stream(dialect("agent"), std::span<const std::string_view>(by_bytes)).events,
+            whole.events);
 }
 
 // ---------------------------------------------------------------------------

@@ -30,8 +30,7 @@ struct counting_visitor {
     ++events;
     data_bytes += e.data.size();
     if (dialect != nullptr) {
-      structured +=
-          dialect->decode({e.data, e.type, e.last_event_id, e.offset}).kind == sse::dialect::event_kind::structured;
+      structured += dialect->decode(sse::dialect::frame{e}).kind == sse::dialect::event_kind::structured;
     }
     return sse::action::proceed;
   }

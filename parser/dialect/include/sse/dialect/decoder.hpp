@@ -35,11 +35,19 @@ struct frame {
   std::string_view event_type = "message";  ///< The SSE event type.
   std::string_view last_event_id;           ///< The last event ID string at dispatch.
   std::uint64_t offset = 0;                 ///< Stream offset of the event's block.
+  /// The caller vouches that `data` is valid UTF-8, so the decoder does not
+  /// check it again. False: the decoder checks it (invalid UTF-8 makes the
+  /// frame plain text, as a JSON parser refuses it).
+  bool data_is_utf8 = false;
 
   frame() = default;
   frame(std::string_view data_, std::string_view event_type_ = "message", std::string_view last_event_id_ = {},
         std::uint64_t offset_ = 0) noexcept
       : data(data_), event_type(event_type_), last_event_id(last_event_id_), offset(offset_) {}
+  /// The frame of a wire event; its data is valid UTF-8 by the wire parser's
+  /// contract (sse::event_view::data).
+  explicit frame(const sse::event_view& e) noexcept
+      : data(e.data), event_type(e.type), last_event_id(e.last_event_id), offset(e.offset), data_is_utf8(true) {}
 };
 
 /// What a frame turned out to be.
@@ -96,16 +104,72 @@ struct field_view {
   const field_spec* spec = nullptr;  ///< The catalog's field, or nullptr if undeclared.
 };
 
+namespace detail {
+// What builds the fields of the event it decoded last, on first use: the
+// decoder's state (decoder.cpp).
+class field_source {
+ public:
+  virtual std::span<const field_view> build_fields() = 0;
+
+ protected:
+  field_source() = default;
+  field_source(const field_source&) = default;
+  field_source& operator=(const field_source&) = default;
+  ~field_source() = default;
+};
+}  // namespace detail
+
+/// The fields of a decoded event: a contiguous range of field_view, as a
+/// std::span<const field_view> is (and convertible to one). The decoder may
+/// build them only when first asked (begin, size, ...), so a caller that reads
+/// only the kind and type does not pay for them. NOTE: building writes into
+/// the decoder, so it is no more thread-safe than the decoder, and it reads
+/// the frame's data, which must be alive as long as the view (as `raw` is).
+class field_list {
+ public:
+  using value_type = field_view;
+  using const_iterator = const field_view*;
+  using iterator = const_iterator;
+
+  field_list() = default;
+  field_list(std::span<const field_view> built) noexcept : built_(built) {}  // NOLINT(google-explicit-constructor)
+  explicit field_list(detail::field_source& pending) noexcept : pending_(&pending) {}
+
+  std::span<const field_view> span() const {
+    if (pending_ != nullptr) {
+      built_ = pending_->build_fields();
+      pending_ = nullptr;
+    }
+    return built_;
+  }
+  operator std::span<const field_view>() const { return span(); }  // NOLINT(google-explicit-constructor)
+  const field_view* begin() const { return span().data(); }
+  const field_view* end() const {
+    const auto s = span();
+    return s.data() + s.size();
+  }
+  const field_view* data() const { return span().data(); }
+  std::size_t size() const { return span().size(); }
+  bool empty() const { return span().empty(); }
+  const field_view& operator[](std::size_t i) const { return span()[i]; }
+  const field_view& front() const { return span().front(); }
+  const field_view& back() const { return span().back(); }
+
+ private:
+  mutable std::span<const field_view> built_;
+  mutable detail::field_source* pending_ = nullptr;  // builds built_ on first use
+};
+
 /// One decoded frame. NOTE lifetime: every view, and the event itself, is valid
 /// until the decoder's next decode() or its destruction; to_event() copies.
 struct event_view {
   event_kind kind = event_kind::plain_text;
-  std::string_view type;               ///< structured and unknown: the type.
-  std::string_view text;               ///< plain_text: the whole data; error: the message.
-  std::string_view raw;                ///< Always: the frame's data exactly.
-  std::span<const field_view> fields;  ///< structured, unknown: the members (`type` included; repeated keys once, last
-                                       ///< value) then the defaults.
-  const event_spec* spec = nullptr;    ///< structured: the catalog's entry.
+  std::string_view type;             ///< structured and unknown: the type.
+  std::string_view text;             ///< plain_text: the whole data; error: the message.
+  std::string_view raw;              ///< Always: the frame's data exactly.
+  field_list fields;                 ///< structured, unknown: the members (`type` included; repeated keys once, last
+                                     ///< value) then the defaults; built when first asked.
+  const event_spec* spec = nullptr;  ///< structured: the catalog's entry.
   bool json_object = false;     ///< The data is a JSON object (also for plain text: an object without a string type).
   bool duplicate_keys = false;  ///< The object names a key more than once.
   std::string_view wire_type;   ///< The SSE event type of the frame.
@@ -150,7 +214,9 @@ class decoder {
 
   /// Decodes one frame. Never fails: what is not a structured event or an
   /// error frame is plain text. The result (and its views) lives until the
-  /// next call. NOTE lifetime: keeps no pointer into f.data after the next call.
+  /// next call; its fields are built from f.data when first asked, so f.data
+  /// must stay alive while the result is used. NOTE lifetime: keeps no
+  /// pointer into f.data after the next call.
   const event_view& decode(const frame& f);
 
   /// decode() then to_event().
@@ -171,7 +237,7 @@ class stream_decoder {
  public:
   stream_decoder(const dialect_spec& d, Callback cb) : decoder_(d), callback_(std::move(cb)) {}
   action on_event(const sse::event_view& e) {
-    const event_view& ev = decoder_.decode(frame{e.data, e.type, e.last_event_id, e.offset});
+    const event_view& ev = decoder_.decode(frame{e});
     return callback_(ev, e);
   }
   dialect::decoder& inner() noexcept { return decoder_; }
