@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "page_hints.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
 
@@ -16,6 +17,7 @@ constexpr int capture_version = 1;
 std::string capture::bytes() const {
   std::string out;
   out.reserve(static_cast<std::size_t>(size()));
+  if (out.capacity() >= (std::size_t{8} << 20)) detail::prefer_huge_pages(out.data(), out.capacity());
   for (const auto& p : pieces) out += p.bytes;
   return out;
 }
