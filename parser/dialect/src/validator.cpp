@@ -138,6 +138,18 @@ struct rule_state {
   std::size_t trigger_frame = 0;
 };
 
+// What a frame's type is to one rule: whether the rule's lists name it. The
+// same for every frame of one catalog type, so they are worked out again only
+// when the type changes (a stream is mostly runs of one type), not compared
+// name by name for every rule on every frame.
+struct type_roles {
+  bool in_types = false;   // c.types: forbidden_type, last_frame, at_most_once, followed_only_by (after)
+  bool in_allow = false;   // c.allow: followed_only_by
+  bool opens = false;      // c.open: pair, pair_closed
+  bool in_close = false;   // c.close
+  bool in_during = false;  // c.during
+};
+
 }  // namespace
 
 nlohmann::ordered_json to_json(const finding& f) {
@@ -185,7 +197,39 @@ struct validator::impl {
   // Scratch reused by every frame.
   std::vector<std::pair<std::string_view, value_view>> members;
   std::vector<std::string> path;
-  std::vector<std::string_view> lines;  // of the frame's block, or of the tail
+  std::vector<std::string_view> lines;   // of the frame's block, or of the tail
+  std::vector<type_roles> roles;         // of each rule (states' order) for the type of...
+  const event_spec* roles_of = nullptr;  // ...this catalog entry; nullptr: worked out for the last frame only
+
+  // roles for this frame's type: kept from the last frame when both are of
+  // the same catalog type (a structured frame's entry is looked up by its
+  // exact type, so one entry is one type name).
+  void update_roles(const event_view& ev, std::string_view type) {
+    const event_spec* entry = ev.kind == event_kind::structured ? ev.spec : nullptr;
+    if (entry != nullptr && entry == roles_of && roles.size() == states.size()) return;
+    roles_of = entry;
+    roles.resize(states.size());
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const check_spec& c = states[i].rule->check;
+      type_roles& r = roles[i];
+      switch (c.kind) {
+        case check_kind::forbidden_type:
+        case check_kind::last_frame:
+        case check_kind::at_most_once: r.in_types = contains(c.types, type); break;
+        case check_kind::followed_only_by:
+          r.in_types = contains(c.types, type);
+          r.in_allow = contains(c.allow, type);
+          break;
+        case check_kind::pair:
+        case check_kind::pair_closed:
+          r.opens = type == c.open;
+          r.in_close = contains(c.close, type);
+          r.in_during = contains(c.during, type);
+          break;
+        default: break;
+      }
+    }
+  }
 
   // Every finding is counted; the first max_per_rule of each rule are stored.
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
@@ -408,12 +452,14 @@ struct validator::impl {
   }
 
   void cross_frame(const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
-    for (auto& s : states) {
+    update_roles(ev, type);
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      rule_state& s = states[i];
+      const type_roles& role = roles[i];
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
-          if (contains(c.types, type))
-            report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
+          if (role.in_types) report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
           break;
         case check_kind::refers: {
           for (const auto& from : c.fields) {
@@ -470,7 +516,7 @@ struct validator::impl {
           break;
         }
         case check_kind::pair:
-        case check_kind::pair_closed: pair_step(s, ev, type, frame, offset); break;
+        case check_kind::pair_closed: pair_step(s, role, ev, type, frame, offset); break;
         case check_kind::first_frame:
           if (frame == 0 && !contains(c.types, type)) {
             report(s.rule, frame, offset, "a first frame of type " + list_text(c.types), describe(ev));
@@ -481,26 +527,26 @@ struct validator::impl {
             report(s.rule, frame, offset,
                    "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
-          } else if (contains(c.types, type)) {
+          } else if (role.in_types) {
             s.triggered = true;
             s.trigger = std::string(type);
             s.trigger_frame = frame;
           }
           break;
         case check_kind::at_most_once:
-          if (contains(c.types, type) && ++s.count > 1) {
+          if (role.in_types && ++s.count > 1) {
             report(s.rule, frame, offset, "at most one " + list_text(c.types) + " frame",
                    describe(ev) + ", number " + std::to_string(s.count));
           }
           break;
         case check_kind::followed_only_by:
-          if (s.triggered && !contains(c.allow, type)) {
+          if (s.triggered && !role.in_allow) {
             report(s.rule, frame, offset,
                    (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger +
                        " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
           }
-          if (!s.triggered && contains(c.types, type)) {
+          if (!s.triggered && role.in_types) {
             s.triggered = true;
             s.trigger = std::string(type);
             s.trigger_frame = frame;
@@ -511,19 +557,22 @@ struct validator::impl {
     }
   }
 
-  void pair_step(rule_state& s, const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
+  void pair_step(rule_state& s, const type_roles& role, const event_view& ev, std::string_view type, std::size_t frame,
+                 std::uint64_t offset) {
     const check_spec& c = s.rule->check;
+    const bool opens = role.opens;
+    const bool closes = role.in_close;
+    const bool during = role.in_during;
+    // Most frames take no part in a pair: their key is not made.
+    if (!opens && !closes && !during) return;
     std::string key;  // frames without the key pair among themselves
     if (!c.key.empty()) {
       if (const auto v = lookup(ev, std::string_view(c.key))) key = value_key(*v);
     }
-    if (type == c.open) {
+    if (opens) {
       s.open[key].push_back(open_item{frame, offset});
       return;
     }
-    const bool closes = contains(c.close, type);
-    const bool during = contains(c.during, type);
-    if (!closes && !during) return;
     auto it = s.open.find(key);
     const bool is_open = it != s.open.end() && !it->second.empty();
     if (!is_open) {
@@ -686,6 +735,22 @@ struct stream_validator::impl {
     }
   }
 
+  // Parses the last `n` bytes of buf, just appended: what feed does once the
+  // bytes are in buf (validate_pieces gathers a slice there from its pieces).
+  bool judge_appended(std::size_t n) {
+    const std::string_view bytes = std::string_view(buf).substr(buf.size() - n);
+    const auto r = p.feed(bytes);
+    if (is_fatal(r.status)) {
+      status = r.status;
+      error_offset = p.error_offset();
+      return false;
+    }
+    scan(bytes);
+    fed += n;
+    drop_judged();
+    return true;
+  }
+
   void drop_judged() {
     std::uint64_t keep = boundary;
     if (fed - keep > max_kept) keep = fed - max_kept;
@@ -723,16 +788,7 @@ bool stream_validator::feed(std::string_view bytes) {
   auto& m = *impl_;
   if (is_fatal(m.status)) return false;
   m.buf.append(bytes);
-  const auto r = m.p.feed(bytes);
-  if (is_fatal(r.status)) {
-    m.status = r.status;
-    m.error_offset = m.p.error_offset();
-    return false;
-  }
-  m.scan(bytes);
-  m.fed += bytes.size();
-  m.drop_judged();
-  return true;
+  return m.judge_appended(bytes.size());
 }
 
 std::uint64_t stream_validator::size() const noexcept { return impl_->fed; }
@@ -765,13 +821,39 @@ validation_report stream_validator::finish(bool read_to_end) {
   return report;
 }
 
+namespace {
+// validate_stream's and validate_pieces' feeding unit, so the validator's copy
+// of the frame in progress stays small. Both feed the same slices: where
+// feeding stops matters for a block longer than the validator keeps.
+constexpr std::size_t validation_slice = std::size_t{1} << 20;
+}  // namespace
+
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
                                   std::optional<std::string_view> content_type, bool read_to_end) {
+  return validate_pieces(d, std::span<const std::string_view>(&bytes, 1), lim, content_type, read_to_end);
+}
+
+validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim,
+                                  std::optional<std::string_view> content_type, bool read_to_end) {
   stream_validator v(d, lim, content_type);
-  // In slices, so the validator's copy of the frame in progress stays small.
-  constexpr std::size_t slice = std::size_t{1} << 20;
-  for (std::size_t at = 0; at < bytes.size() && v.feed(bytes.substr(at, slice)); at += slice) {
+  auto& m = *v.impl_;
+  // Each slice is gathered straight into the validator's buffer (feed would
+  // copy it there anyway), then judged.
+  std::size_t gathered = 0;
+  bool reading = true;
+  for (std::string_view piece : pieces) {
+    while (reading && !piece.empty()) {
+      const std::size_t take = std::min(piece.size(), validation_slice - gathered);
+      m.buf.append(piece.substr(0, take));
+      piece.remove_prefix(take);
+      gathered += take;
+      if (gathered == validation_slice) {
+        reading = m.judge_appended(gathered);
+        gathered = 0;
+      }
+    }
   }
+  if (reading && gathered > 0) m.judge_appended(gathered);
   return v.finish(read_to_end);
 }
 

@@ -476,6 +476,58 @@ TEST(validator, the_stream_validator_finds_blocks_under_every_chunking) {
   }
 }
 
+// validate_pieces (check's producer rules over the reads of a live stream)
+// gives validate_stream's report of the concatenation, every member and
+// every finding's text: whole, byte by byte and in seeded random pieces, on
+// streams past the validator's 1 MiB slices, whose frames break rules and
+// whose blank lines (CR, CRLF, LF) fall on slice and piece boundaries.
+TEST(validator, validate_pieces_is_validate_stream_of_the_concatenation) {
+  const auto report_text = [](const sse::dialect::validation_report& r) {
+    std::string out = std::to_string(r.frames) + " frames, " + std::to_string(r.bytes) + " bytes, must " +
+                      std::to_string(r.must) + ", should " + std::to_string(r.should) + ", decision " +
+                      std::to_string(r.decision) + ", not shown " + std::to_string(r.not_shown) + ", wire " +
+                      std::string(sse::to_string(r.wire_status)) + " at " + std::to_string(r.wire_error_offset) +
+                      (r.end_graded ? ", graded\n" : ", not graded\n");
+    for (const auto& x : r.findings) out += sse::dialect::to_json(x).dump() + "\n";
+    return out;
+  };
+  const std::string ends[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n"};
+  for (std::uint64_t stream_seed = 1; stream_seed <= 3; ++stream_seed) {
+    sse::chunking::splitmix64 rng(stream_seed);
+    std::string stream = f(R"({"type":"run_started","runId":"r1"})");
+    std::size_t sequence = 0;
+    while (stream.size() < (std::size_t{5} << 19)) {  // 2.5 MiB: three slices
+      const std::uint64_t pick = rng.next() % 16;
+      const std::string end = ends[rng.next() % 4];
+      if (pick == 0) stream += "data: not json" + end;
+      else if (pick == 1) stream += ": a comment" + end;
+      else if (pick == 2) stream += "data: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s9\"}" + end;
+      else
+        stream += "data: {\"type\":\"message_chunk\",\"runId\":\"r" + std::to_string(pick % 3) +
+                  "\",\"stepId\":\"s1\",\"content\":\"" + std::string(rng.next() % 300, 'x') +
+                  "\",\"sequence\":" + std::to_string(sequence++) + "}" + end;
+    }
+    stream += "data: {\"type\":\"message_chunk\",\"runId\":\"r1\"";  // cut off: an end-of-stream finding
+    for (const bool read_to_end : {true, false}) {
+      const std::string whole =
+          report_text(sse::dialect::validate_stream(dialect("agent"), stream, {}, std::nullopt, read_to_end));
+      const auto pieces_text = [&](const std::vector<std::string_view>& pieces) {
+        return report_text(sse::dialect::validate_pieces(dialect("agent"), pieces, {}, std::nullopt, read_to_end));
+      };
+      EXPECT_EQ(pieces_text({stream}), whole);
+      EXPECT_EQ(pieces_text(sse::chunking::fixed(stream, 65536)), whole);
+      EXPECT_EQ(pieces_text(sse::chunking::fixed(stream, 1000003)), whole);
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        EXPECT_EQ(pieces_text(sse::chunking::random(stream, seed)), whole) << "seed " << seed;
+      }
+    }
+    if (stream_seed == 1) {
+      EXPECT_EQ(report_text(sse::dialect::validate_pieces(dialect("agent"), sse::chunking::bytes(stream))),
+                report_text(sse::dialect::validate_stream(dialect("agent"), stream)));
+    }
+  }
+}
+
 // Truncated JSON is named as JSON that does not parse, with where it stops.
 TEST(validator, truncated_json_is_reported_as_json_that_does_not_parse) {
   const std::string cut = R"({"type":"message_chunk","runId":"r1","stepId")";

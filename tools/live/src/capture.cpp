@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ssec/live/capture.hpp"
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
+#include "page_hints.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
 
@@ -16,6 +19,7 @@ constexpr int capture_version = 1;
 std::string capture::bytes() const {
   std::string out;
   out.reserve(static_cast<std::size_t>(size()));
+  if (out.capacity() >= (std::size_t{8} << 20)) detail::prefer_huge_pages(out.data(), out.capacity());
   for (const auto& p : pieces) out += p.bytes;
   return out;
 }
@@ -118,6 +122,17 @@ result<capture> load_capture_or_stream(const std::string& path, std::uint64_t ma
   // A raw stream is read up to max_bytes and no further; a capture is read
   // whole (its JSON lines are parsed as a document), then cut.
   std::string bytes;
+  // A regular file's size is known: one allocation, in 2 MiB pages where the
+  // kernel gives them (page_hints.hpp), rather than doubling as it is read.
+  std::error_code size_error;
+  const std::uintmax_t file_size = path == "-" ? 0 : std::filesystem::file_size(path, size_error);
+  if (!size_error && file_size > 0) {
+    const std::uintmax_t wanted = max_bytes > 0 ? std::min<std::uintmax_t>(file_size, max_bytes) : file_size;
+    if (wanted <= (std::uintmax_t{1} << 32)) {
+      bytes.reserve(static_cast<std::size_t>(wanted));
+      if (bytes.capacity() >= (std::size_t{8} << 20)) detail::prefer_huge_pages(bytes.data(), bytes.capacity());
+    }
+  }
   bool more = false;
   bool capture_text = false;
   const auto read = read_pieces(path, std::size_t{1} << 16, [&](std::string_view piece) {

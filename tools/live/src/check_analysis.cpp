@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "check_internal.hpp"
 #include "sse/chunking.hpp"
@@ -202,6 +205,25 @@ std::uint64_t parse_digest(const std::vector<std::string_view>& chunks, const ss
   return final_digest(v, p, status);
 }
 
+// parse_digest of sse::chunking::random(bytes, seed), cut as it is fed: a
+// large body's random chunks (about 270 bytes on average) would otherwise be
+// a vector of a quarter million views, a fresh 4 MB.
+std::uint64_t random_split_digest(std::string_view bytes, std::uint64_t seed, const sse::limits& lim) {
+  if (bytes.empty()) return parse_digest({bytes}, lim);  // random() gives one empty chunk
+  digest_visitor v;
+  sse::parser<digest_visitor> p(v, lim);
+  sse::errc status = sse::errc::ok;
+  sse::chunking::random_cuts cuts(seed);
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::string_view chunk = bytes.substr(at, cuts.next());
+    at += chunk.size();
+    status = p.feed(chunk).status;
+    if (sse::is_fatal(status)) break;
+  }
+  if (!sse::is_fatal(status)) status = p.finish();
+  return final_digest(v, p, status);
+}
+
 std::string seconds(double s) {
   std::ostringstream out;
   out.precision(3);
@@ -288,7 +310,7 @@ void check_transport(const capture& cap, std::string_view bytes, check_report& r
   }
 }
 
-void check_wire(const capture& cap, const std::string& bytes, const check_options& opt, check_report& r) {
+void check_wire(const capture& cap, std::string_view bytes, const check_options& opt, check_report& r) {
   std::vector<std::uint64_t> piece_start;
   piece_start.reserve(cap.pieces.size());
   std::uint64_t pos = 0;
@@ -357,7 +379,9 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
   // Re-parse under many chunkings: the reference must agree with itself;
   // the as-received split is what the client actually saw. Parses are
   // compared by digest (digest_visitor), so none is held in memory.
-  const std::uint64_t whole = parse_digest({std::string_view(bytes)}, opt.limits);
+  // One piece is one chunk, the whole body: the arrival pass parsed it so.
+  const std::uint64_t whole =
+      cap.pieces.size() == 1 ? as_received : parse_digest({std::string_view(bytes)}, opt.limits);
   const auto compare_digest = [&](std::uint64_t digest, const std::string& name) {
     ++r.chunkings_tried;
     if (digest == whole) return;
@@ -376,14 +400,20 @@ void check_wire(const capture& cap, const std::string& bytes, const check_option
   const std::uint64_t seeds =
       bytes.size() > (16u << 20) ? std::min<std::uint64_t>(1, opt.chunking_seeds) : opt.chunking_seeds;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    compare(sse::chunking::random(bytes, seed), "with random seed " + std::to_string(seed));
+    compare_digest(random_split_digest(bytes, seed, opt.limits), "with random seed " + std::to_string(seed));
   }
 }
 
-void check_producer(const std::string& bytes, const check_options& opt, check_report& r) {
-  if (opt.dialect == nullptr) return;
-  // The same call as `sse-conform validate`, so both report the same findings.
-  const auto v = sse::dialect::validate_stream(*opt.dialect, bytes, opt.limits, std::nullopt, !r.sampled);
+// The producer rules over the body as received: the same report as
+// `sse-conform validate` on the concatenated bytes (validate_pieces).
+sse::dialect::validation_report validate_producer(const capture& cap, const check_options& opt, bool sampled) {
+  std::vector<std::string_view> pieces;
+  pieces.reserve(cap.pieces.size());
+  for (const auto& pc : cap.pieces) pieces.emplace_back(pc.bytes);
+  return sse::dialect::validate_pieces(*opt.dialect, pieces, opt.limits, std::nullopt, !sampled);
+}
+
+void check_producer(const sse::dialect::validation_report& v, check_report& r) {
   r.frames = v.frames;
   for (const auto& f : v.findings) {
     add(r,
@@ -419,21 +449,42 @@ check_report analyze(const capture& cap, const check_options& opt) {
   r.redirect_url = cap.redirect_url;
   r.pieces = cap.pieces.size();
   r.timing.total = cap.seconds_total;
-  const std::string bytes = cap.bytes();
-  r.bytes = bytes.size();
   // The read stopped where the user asked (--max-events, --max-bytes,
   // --max-time): the end of the stream was never read, so it is not graded.
   r.sampled = cap.end == "stopped" || cap.end == "max_bytes" || cap.end == "max_time";
-  // Headers cut short by their limit are not judged: what was read of them is not the response's.
-  if (cap.end != "headers_too_large") check_response(cap, r);
-  check_transport(cap, bytes, r);
   // A body that is not an event stream (an error page), or no body because
   // there was no connection, is not judged further.
   const bool no_connection = cap.end == "connect_error" || cap.end == "tls_error";
   const bool is_stream = cap.status == 200 || (cap.status == 0 && !no_connection);
-  if (is_stream) {
-    check_wire(cap, bytes, opt, r);
-    check_producer(bytes, opt, r);
+  // The producer rules read the pieces on a second thread, beside the
+  // concatenation and the wire checks below (they share nothing but `cap`
+  // and `opt`, read-only). Their findings are added after the wire's, as
+  // before: the report does not depend on which finishes first.
+  std::optional<sse::dialect::validation_report> produced;
+  std::exception_ptr producer_failed;
+  std::jthread producer;
+  if (is_stream && opt.dialect != nullptr) {
+    producer = std::jthread([&, sampled = r.sampled] {
+      try {
+        produced = validate_producer(cap, opt, sampled);
+      } catch (...) {
+        producer_failed = std::current_exception();
+      }
+    });
+  }
+  // One piece (a file) is the body already; more (reads of a live stream)
+  // are concatenated for the whole-body checks.
+  const std::string concatenated = cap.pieces.size() == 1 ? std::string() : cap.bytes();
+  const std::string_view bytes = cap.pieces.size() == 1 ? std::string_view(cap.pieces.front().bytes) : concatenated;
+  r.bytes = bytes.size();
+  // Headers cut short by their limit are not judged: what was read of them is not the response's.
+  if (cap.end != "headers_too_large") check_response(cap, r);
+  check_transport(cap, bytes, r);
+  if (is_stream) check_wire(cap, bytes, opt, r);
+  if (producer.joinable()) {
+    producer.join();
+    if (producer_failed) std::rethrow_exception(producer_failed);
+    check_producer(*produced, r);
   }
   return r;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "page_hints.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/live/check.hpp"
 
@@ -38,6 +39,15 @@ bool event_counter::failed() const noexcept { return impl_->failed; }
 std::string event_counter::last_event_id() const { return std::string(impl_->p.last_event_id()); }
 
 namespace {
+// A read's bytes, kept in the capture: fresh memory, its pages faulted in at once.
+std::string piece_bytes(std::string_view read) {
+  std::string out;
+  out.reserve(read.size());
+  detail::populate_pages(out.data(), read.size());
+  out.append(read);
+  return out;
+}
+
 void note(read_progress* progress, std::string_view bytes, std::size_t events, double at) {
   if (progress == nullptr) return;
   progress->bytes += bytes.size();
@@ -98,7 +108,7 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
   cap.source = req.url;
   event_counter counter(lim);
   const auto result = http::stream(req, [&](std::string_view bytes, double at) {
-    cap.pieces.push_back(piece{std::string(bytes), at});
+    cap.pieces.push_back(piece{piece_bytes(bytes), at});
     const std::size_t n = counter.feed(bytes);
     note(progress, bytes, n, at);
     return (max_events == 0 || n < max_events) && !counter.failed();
@@ -157,7 +167,7 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
     }
     std::size_t take = static_cast<std::size_t>(n);
     if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
-    cap.pieces.push_back({buf.substr(0, take), elapsed()});
+    cap.pieces.push_back({piece_bytes(std::string_view(buf.data(), take)), elapsed()});
     if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
     total += take;
     const std::size_t events = counter.feed(cap.pieces.back().bytes);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,6 +131,9 @@ class stream_validator {
   validation_report finish(bool read_to_end = true);
 
  private:
+  // Gathers its slices straight into impl's buffer.
+  friend validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim,
+                                           std::optional<std::string_view> content_type, bool read_to_end);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
@@ -139,6 +143,13 @@ class stream_validator {
 /// `read_to_end` false: `bytes` is a sample (the stream went on), so the
 /// end-of-stream rules are not run (see validation_report::end_graded).
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim = {},
+                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true);
+
+/// validate_stream of the concatenation of `pieces`, without concatenating
+/// them: the same report, byte for byte (the validator is fed the same 1 MiB
+/// slices, gathered across the pieces). For a body held as the reads that
+/// brought it (ssec::live::capture). The views must stay valid during the call.
+validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim = {},
                                   std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true);
 
 /// The bytes of the block starting at `offset` in `stream`, through its
