@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <atomic>
-#include <cstdint>
 #include <cstring>
 
 #include "sse/parser.hpp"
@@ -106,75 +105,6 @@ __attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const ch
 
 line_scan scan_line_baseline(const char* p, const char* end) noexcept { return scan_line_rest(p, end, nullptr); }
 
-bool classify_blocks_baseline(const char* p, std::size_t blocks, std::uint64_t* eol, std::uint64_t* high) noexcept {
-  std::uint64_t any_high = 0;
-  for (std::size_t k = 0; k < blocks; ++k, p += 64) {
-    std::uint64_t eol_bits = 0;
-    std::uint64_t high_bits = 0;
-#if defined(__SSE2__)
-    const __m128i cr = _mm_set1_epi8('\r');
-    const __m128i lf = _mm_set1_epi8('\n');
-    for (int part = 0; part < 4; ++part) {
-      const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * part));
-      const auto eol_mask =
-          static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, cr), _mm_cmpeq_epi8(block, lf))));
-      eol_bits |= std::uint64_t{eol_mask} << (16 * part);
-      high_bits |= std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(block))} << (16 * part);
-    }
-#else
-    for (int i = 0; i < 64; ++i) {
-      const auto byte = static_cast<unsigned char>(p[i]);
-      if (byte == '\r' || byte == '\n') eol_bits |= std::uint64_t{1} << i;
-      if (byte >= 0x80) high_bits |= std::uint64_t{1} << i;
-    }
-#endif
-    eol[k] = eol_bits;
-    high[k] = high_bits;
-    any_high |= high_bits;
-  }
-  return any_high != 0;
-}
-
-#if defined(SSEC_SCAN_AVX2)
-__attribute__((target("avx2"))) bool classify_blocks_avx2(const char* p, std::size_t blocks, std::uint64_t* eol,
-                                                          std::uint64_t* high) noexcept {
-  const __m256i cr = _mm256_set1_epi8('\r');
-  const __m256i lf = _mm256_set1_epi8('\n');
-  std::uint64_t any_high = 0;
-  for (std::size_t k = 0; k < blocks; ++k, p += 64) {
-    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-    const auto eol_lo = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(lo, cr), _mm256_cmpeq_epi8(lo, lf))));
-    const auto eol_hi = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(hi, cr), _mm256_cmpeq_epi8(hi, lf))));
-    const auto high_lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(lo));
-    const auto high_hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(hi));
-    eol[k] = std::uint64_t{eol_lo} | (std::uint64_t{eol_hi} << 32);
-    high[k] = std::uint64_t{high_lo} | (std::uint64_t{high_hi} << 32);
-    any_high |= high[k];
-  }
-  return any_high != 0;
-}
-#endif
-
-using classify_function = bool (*)(const char*, std::size_t, std::uint64_t*, std::uint64_t*) noexcept;
-
-bool classify_blocks_first_call(const char* p, std::size_t blocks, std::uint64_t* eol, std::uint64_t* high) noexcept;
-
-// As chosen_scan_line below.
-std::atomic<classify_function> chosen_classify_blocks{classify_blocks_first_call};
-
-bool classify_blocks_first_call(const char* p, std::size_t blocks, std::uint64_t* eol, std::uint64_t* high) noexcept {
-  classify_function chosen = classify_blocks_baseline;
-#if defined(SSEC_SCAN_AVX2)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) chosen = classify_blocks_avx2;
-#endif
-  chosen_classify_blocks.store(chosen, std::memory_order_relaxed);
-  return chosen(p, blocks, eol, high);
-}
-
 using scan_function = line_scan (*)(const char*, const char*) noexcept;
 
 line_scan scan_line_first_call(const char* p, const char* end) noexcept;
@@ -202,14 +132,6 @@ line_scan scan_line(const char* p, const char* end) noexcept {
   // loop's set-up: with one-byte chunks, this is every call.
   if (end - p < 16) return scan_line_rest(p, end, nullptr);
   return chosen_scan_line.load(std::memory_order_relaxed)(p, end);
-}
-
-line_scan scan_line_continued(const char* p, const char* end, const char* ascii_end) noexcept {
-  return scan_line_rest(p, end, ascii_end);
-}
-
-bool classify_blocks(const char* p, std::size_t blocks, std::uint64_t* eol, std::uint64_t* high) noexcept {
-  return chosen_classify_blocks.load(std::memory_order_relaxed)(p, blocks, eol, high);
 }
 
 }  // namespace sse::detail

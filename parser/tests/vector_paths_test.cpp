@@ -197,84 +197,6 @@ TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
   }
 }
 
-// Bytes where CR, LF and high bytes are rare or common depending on the
-// seed, so that lines and ASCII runs end anywhere relative to the 64-byte
-// blocks and the 2 KiB windows of the block scan.
-std::string seeded_line_bytes(sse::chunking::splitmix64& rng, std::size_t size, std::uint64_t rarity) {
-  const char plain[] = {'a', 'b', ' ', ':'};
-  const char special[] = {'\r', '\n', '\x80', '\xC3', '\xFF', '\x7F'};
-  std::string bytes;
-  for (std::size_t i = 0; i < size; ++i) {
-    bytes += rng.next() % rarity == 0 ? special[rng.next() % 6] : plain[rng.next() % 4];
-  }
-  return bytes;
-}
-
-// line_finder walks the line starts of a chunk as the parser does (after
-// each line end, after CR LF, and sometimes a jump within a line, which the
-// contract allows), and must answer as the byte-at-a-time scan does.
-TEST(VectorPaths, LineFinderAgreesWithTheByteAtATimeScan) {
-  for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
-    sse::chunking::splitmix64 rng(seed);
-    // Mostly under two windows, some well over, some under one block.
-    const std::size_t size_choices[] = {40, 200, 1000, 4500, 9000};
-    const std::size_t size = rng.next() % size_choices[rng.next() % 5];
-    const std::uint64_t rarity = 1 + (seed % 7 == 0 ? rng.next() % 4000 : rng.next() % 80);
-    const std::string bytes = seeded_line_bytes(rng, size, rarity);
-    const exact_copy copy(bytes);
-    const char* begin = copy.view().data();
-    const char* end = begin + copy.view().size();
-    sse::detail::line_finder finder(begin, end);
-    for (const char* from = begin; from < end;) {
-      const sse::detail::line_scan got = finder.next(from);
-      const sse::detail::line_scan want = naive_scan(from, end);
-      if (got.eol != want.eol || got.ascii_end != want.ascii_end) {
-        ADD_FAILURE() << "seed " << seed << ", from byte " << (from - begin) << ": eol " << (got.eol - begin)
-                      << " (expected " << (want.eol - begin) << "), ascii_end " << (got.ascii_end - begin)
-                      << " (expected " << (want.ascii_end - begin) << ") in " << bytes.size() << " bytes";
-        return;
-      }
-      if (want.eol == end) break;
-      if (rng.next() % 16 == 0) {
-        from += 1 + rng.next() % static_cast<std::uint64_t>(want.eol - from + 1);  // within the line or just past
-      } else {
-        from = want.eol + 1;
-        if (*want.eol == '\r' && from < end && *from == '\n') ++from;
-      }
-    }
-  }
-}
-
-// A lone CR, LF or high byte at every position around the block and window
-// boundaries, found from starts before it in the same and earlier blocks.
-TEST(VectorPaths, LineFinderFindsOneSpecialByteAtEveryBoundaryPosition) {
-  const std::size_t size = 4300;
-  std::vector<std::size_t> positions;
-  for (const std::size_t boundary : {64u, 128u, 2048u, 4096u}) {
-    for (std::size_t at = boundary - 3; at <= boundary + 3 && at < size; ++at) positions.push_back(at);
-  }
-  positions.push_back(0);
-  positions.push_back(size - 1);
-  for (const char special : {'\r', '\n', '\x80', '\xF4'}) {
-    for (const std::size_t at : positions) {
-      std::string bytes(size, 'x');
-      bytes[at] = special;
-      const exact_copy copy(bytes);
-      const char* begin = copy.view().data();
-      const char* end = begin + copy.view().size();
-      for (const std::size_t start : {std::size_t{0}, std::size_t{1}, at > 70 ? at - 70 : 0, at > 1 ? at - 1 : 0, at}) {
-        sse::detail::line_finder finder(begin, end);
-        const sse::detail::line_scan got = finder.next(begin + start);
-        const sse::detail::line_scan want = naive_scan(begin + start, end);
-        EXPECT_EQ(got.eol, want.eol) << "byte " << int(static_cast<unsigned char>(special)) << " at " << at << ", from "
-                                     << start;
-        EXPECT_EQ(got.ascii_end, want.ascii_end)
-            << "byte " << int(static_cast<unsigned char>(special)) << " at " << at << ", from " << start;
-      }
-    }
-  }
-}
-
 // A stream of every kind of line: fields with values of every length (a few
 // past one window), CR, LF and CR LF ends, valid and broken UTF-8, NUL,
 // comments, unknown fields, a BOM now and then.
@@ -307,12 +229,12 @@ std::string seeded_stream(sse::chunking::splitmix64& rng, std::size_t lines) {
   return out;
 }
 
-// The block scan only runs where a chunk holds a whole 64-byte block from a
-// line start on; byte-by-byte feeding never reaches it. The two must observe
-// the same events, comments, diagnostics, offsets, pauses and errors, under
-// chunk sizes around the block and window sizes and seeded random splits,
-// with default and small limits.
-TEST(VectorPaths, BlockScanParsesLikeByteByByteFeeding) {
+// The vector scans run only where a chunk holds 16 bytes or more from a line
+// start on; byte-by-byte feeding never reaches them. The two must observe the
+// same events, comments, diagnostics, offsets, pauses and errors, under chunk
+// sizes around the 32- and 64-byte blocks and seeded random splits, with
+// default and small limits.
+TEST(VectorPaths, ChunkedParsesLikeByteByByteFeedingOnSeededStreams) {
   namespace ch = sse::chunking;
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     ch::splitmix64 rng(seed);

@@ -4,7 +4,6 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 #pragma once
 
-#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -81,89 +80,6 @@ struct line_scan {
 /// validation skips pure-ASCII lines (most of a typical stream) and the ASCII
 /// head of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
 line_scan scan_line(const char* p, const char* end) noexcept;
-
-/// scan_line from `p` on, inside a line whose bytes before `p` hold no line
-/// end and whose first byte >= 0x80, if any, is `ascii_end` (nullptr: none
-/// yet). Returns what scan_line would for the whole line.
-line_scan scan_line_continued(const char* p, const char* end, const char* ascii_end) noexcept;
-
-/// Bit maps of `blocks` whole 64-byte blocks from `p`: bit i of eol[k] is set
-/// when byte 64 k + i is CR or LF, bit i of high[k] when it is >= 0x80.
-/// Returns whether any high bit is set. AVX2 when the CPU has it, else SSE2,
-/// else bytewise. Reads exactly the 64 * blocks bytes from `p`.
-bool classify_blocks(const char* p, std::size_t blocks, std::uint64_t* eol, std::uint64_t* high) noexcept;
-
-/// The line scans of one chunk, done a window of blocks at a time: next(p)
-/// answers scan_line(p, end) for a nondecreasing series of line starts, from
-/// bit maps made once for every line of the window (one vector pass, one
-/// indirect call per window) instead of a vector loop set up per line, which
-/// is most of the cost when lines are short. The last bytes of the chunk, in
-/// no whole block, go through scan_line. Keeps pointers into the chunk: it
-/// lives no longer than the feed() call that made it.
-class line_finder {
- public:
-  line_finder(const char* begin, const char* end) noexcept : end_(end), base_(begin), window_end_(begin) {}
-
-  /// scan_line(p, end); `p` at or after the previous call's `p`, and in the chunk.
-  line_scan next(const char* p) noexcept {
-    const char* from = p;
-    const char* ascii_end = nullptr;
-    for (;;) {
-      // Past the window, or before it (a line start between the previous
-      // line start and the window that the previous line's end was found in).
-      if (from >= window_end_ || from < base_) {
-        const auto left = static_cast<std::size_t>(end_ - from);
-        if (left < block_size) {
-          return ascii_end == nullptr ? scan_line(from, end_) : scan_line_continued(from, end_, ascii_end);
-        }
-        const std::size_t blocks = left / block_size < window_blocks ? left / block_size : window_blocks;
-        window_has_high_ = classify_blocks(from, blocks, eol_bits_, high_bits_);
-        base_ = from;
-        window_end_ = from + blocks * block_size;
-      }
-      const auto start = static_cast<std::size_t>(from - base_);
-      const auto stop = static_cast<std::size_t>(window_end_ - base_);
-      const std::size_t eol_at = next_set_bit(eol_bits_, start, stop);
-      if (ascii_end == nullptr && window_has_high_) {
-        const std::size_t high_at = next_set_bit(high_bits_, start, eol_at);
-        if (high_at < eol_at) ascii_end = base_ + high_at;
-      }
-      if (eol_at < stop) {
-        const char* eol = base_ + eol_at;
-        return {eol, ascii_end != nullptr ? ascii_end : eol};
-      }
-      from = window_end_;
-    }
-  }
-
- private:
-  static constexpr std::size_t block_size = 64;
-  // 2 KiB a window: a few short lines' worth would not repay the call, and
-  // the maps (512 bytes) stay in L1 beside the bytes.
-  static constexpr std::size_t window_blocks = 32;
-
-  // The first set bit at or after `from` and before `to` (both bit indexes
-  // in the window; to <= the window's bits), or `to`.
-  static std::size_t next_set_bit(const std::uint64_t* bits, std::size_t from, std::size_t to) noexcept {
-    if (from >= to) return to;
-    std::size_t word = from / block_size;
-    std::uint64_t rest = bits[word] & (~std::uint64_t{0} << (from % block_size));
-    const std::size_t last_word = (to - 1) / block_size;
-    while (rest == 0) {
-      if (word == last_word) return to;
-      rest = bits[++word];
-    }
-    const std::size_t at = word * block_size + static_cast<std::size_t>(std::countr_zero(rest));
-    return at < to ? at : to;
-  }
-
-  const char* end_;
-  const char* base_;        // first byte of the window the maps describe
-  const char* window_end_;  // one past its last byte
-  bool window_has_high_ = false;
-  std::uint64_t eol_bits_[window_blocks];   // NOLINT(*-avoid-c-arrays): filled by classify_blocks
-  std::uint64_t high_bits_[window_blocks];  // NOLINT(*-avoid-c-arrays)
-};
 }  // namespace detail
 
 /// Incremental parser. Feed any chunking of a stream; the events, retries,

@@ -77,11 +77,10 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
   }
 
   // Lines wholly inside this chunk: zero copies.
-  detail::line_finder lines(p, end);
   while (p < end) {
     // A blank line (every other line of a typical stream) needs no scan.
     const bool blank = *p == '\n' || *p == '\r';
-    const detail::line_scan scan = blank ? detail::line_scan{p, p} : lines.next(p);
+    const detail::line_scan scan = blank ? detail::line_scan{p, p} : detail::scan_line(p, end);
     const char* eol = scan.eol;
     if (static_cast<std::size_t>(eol - p) > limits_.max_line) {
       fail(errc::line_too_long, at(p) + limits_.max_line);
