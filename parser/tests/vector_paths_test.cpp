@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness.hpp"
 #include "sse/chunking.hpp"
 #include "sse/parser.hpp"
 #include "sse/utf8.hpp"
@@ -192,6 +193,70 @@ TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
         return;
       }
       EXPECT_EQ(sse::detail::find_line_end(from, end), want.eol);
+    }
+  }
+}
+
+// A stream of every kind of line: fields with values of every length (a few
+// past one window), CR, LF and CR LF ends, valid and broken UTF-8, NUL,
+// comments, unknown fields, a BOM now and then.
+std::string seeded_stream(sse::chunking::splitmix64& rng, std::size_t lines) {
+  const std::vector<std::string> value_pieces = {
+      "x", "hello", " ", ":", "\0"s, "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3", "\x80", "\xFF", "12"};
+  const std::vector<std::string> names = {"data", "data", "data", "event", "id", "retry", "", "dat", "Data"};
+  const std::vector<std::string> ends = {"\n", "\r", "\r\n", "\r\n"};
+  std::string out = rng.next() % 8 == 0 ? "\xEF\xBB\xBF" : "";
+  for (std::size_t i = 0; i < lines; ++i) {
+    const std::string& end = ends[rng.next() % ends.size()];
+    if (rng.next() % 4 == 0) {
+      out += end;  // blank: dispatch
+      continue;
+    }
+    std::string value;
+    const std::uint64_t kind = rng.next() % 16;
+    const std::size_t pieces = kind < 10 ? rng.next() % 4 : kind < 15 ? rng.next() % 40 : 200 + rng.next() % 800;
+    const bool ascii_only = rng.next() % 3 != 0;
+    for (std::size_t k = 0; k < pieces; ++k) value += value_pieces[rng.next() % (ascii_only ? 2 : value_pieces.size())];
+    const std::string& name = names[rng.next() % names.size()];
+    if (name == "retry" && rng.next() % 2 == 0) value = std::to_string(rng.next() % 100000);
+    const std::uint64_t colon = rng.next() % 8;
+    out += name;
+    if (colon < 5) out += ": ";
+    else if (colon < 7) out += ":";
+    out += value;
+    out += end;
+  }
+  return out;
+}
+
+// The vector scans run only where a chunk holds 16 bytes or more from a line
+// start on; byte-by-byte feeding never reaches them. The two must observe the
+// same events, comments, diagnostics, offsets, pauses and errors, under chunk
+// sizes around the 32- and 64-byte blocks and seeded random splits, with
+// default and small limits.
+TEST(VectorPaths, ChunkedParsesLikeByteByByteFeedingOnSeededStreams) {
+  namespace ch = sse::chunking;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    ch::splitmix64 rng(seed);
+    const std::string input = seeded_stream(rng, 20 + rng.next() % 300);
+    sse_test::run_options opt;
+    if (seed % 5 == 0) opt.lim = sse::limits{20 + rng.next() % 3000, 50 + rng.next() % 6000};
+    opt.pause_each_event = seed % 7 == 0;
+    const sse_test::outcome want = sse_test::observe(input, ch::bytes(input), opt);
+    std::vector<sse_test::chunking_plan> plans = {{"whole", ch::whole(input)}};
+    for (const std::size_t size : {63u, 64u, 65u, 127u, 129u, 2047u, 2048u, 2111u, 4096u}) {
+      plans.push_back({"fixed(" + std::to_string(size) + ")", ch::fixed(input, size)});
+    }
+    for (std::uint64_t split_seed = 1; split_seed <= 4; ++split_seed) {
+      plans.push_back({"random seed=" + std::to_string(split_seed), ch::random(input, split_seed)});
+    }
+    for (const auto& plan : plans) {
+      const sse_test::outcome got = sse_test::observe(input, plan.chunks, opt);
+      if (const auto difference = sse_test::first_difference(want, got)) {
+        ADD_FAILURE() << "stream seed " << seed << " (" << input.size() << " bytes), " << plan.name
+                      << " against byte by byte: " << *difference;
+        return;
+      }
     }
   }
 }
