@@ -61,7 +61,7 @@ struct live_findings::impl {
   struct visitor {
     impl* self = nullptr;
     sse::action on_event(const sse::event_view& e) {
-      const auto& ev = self->dec.decode(sse::dialect::frame{e.data, e.type, e.last_event_id, e.offset});
+      const auto& ev = self->dec.decode(sse::dialect::frame(e));
       const std::uint64_t at = e.offset - self->base;
       const std::string_view block = sse::dialect::block_at(self->buf, at);
       self->val.on_frame(ev, block);

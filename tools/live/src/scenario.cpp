@@ -421,7 +421,7 @@ std::vector<typed_event> event_types(std::string_view bytes, const sse::dialect:
       if (dec == nullptr) {
         type = e.type;
       } else {
-        const auto& ev = dec->decode(sse::dialect::frame{e.data, e.type, e.last_event_id, e.offset});
+        const auto& ev = dec->decode(sse::dialect::frame(e));
         using sse::dialect::event_kind;
         type = ev.kind == event_kind::plain_text ? "(plain_text)"
                : ev.kind == event_kind::error    ? "(error_frame)"
