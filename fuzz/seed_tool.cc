@@ -6,6 +6,7 @@
 //   ssec_fuzz_seeds dicts SOURCE_DIR OUT_DIR    catalog.dict and yaml.dict
 // Deterministic: the same sources give the same files, so a test can check
 // that the committed corpus/ and fuzz/*.dict are up to date.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <yaml-cpp/yaml.h>
 
 #include "sha256.hpp"
 #include "sse/dialect/catalog.hpp"
@@ -87,6 +90,134 @@ std::string with_fuzz_variable(std::string_view text) {
   return out;
 }
 
+// Seeds for the two YAML loaders are cut small: the loaders' time is YAML
+// parsing, linear in the input, and a fuzzer mutating a 26 KB catalog or a
+// 14 KB case file runs a few hundred times a CPU-second where 1-5 KB slices
+// run several times faster and reach more code in the same time
+// (tools/docs/benchmarks.md, issue 17 target 1). Only slices that load are
+// kept, so every seed starts the fuzzer inside the format.
+
+bool catalog_loads(const std::string& text) {
+  const sse::dialect::catalog_source source{"seed.yaml", text};
+  return sse::dialect::load_catalogs(std::span<const sse::dialect::catalog_source>(&source, 1)).ok();
+}
+
+std::string emitted(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << node;
+  return out.c_str();
+}
+
+// A catalog cut to one event type of one dialect (no rules), and to one rule
+// with the dialects it names cut to the event types its text mentions. A
+// dialect that is a profile of, or takes its frames from, another brings that
+// one along, cut the same way.
+std::vector<std::string> catalog_slices(const std::string& text) {
+  const YAML::Node doc = YAML::Load(text);
+  const YAML::Node dialects = doc["dialects"];
+  if (!dialects.IsSequence()) return {};
+  const auto header = [&] {
+    YAML::Node h(YAML::NodeType::Map);
+    for (const auto& kv : doc) {
+      const auto key = kv.first.as<std::string>();
+      if (key != "dialects" && key != "rules") h[key] = YAML::Clone(kv.second);
+    }
+    return h;
+  };
+  const auto named = [&](const std::string& name) -> YAML::Node {
+    for (const auto& d : dialects) {
+      if (d["name"] && d["name"].as<std::string>() == name) return d;
+    }
+    return YAML::Node();
+  };
+  // The events of `d` whose type occurs in `mentions`, or its first one.
+  const auto events_named_in = [](const YAML::Node& d, const std::string& mentions) {
+    YAML::Node kept(YAML::NodeType::Sequence);
+    for (const auto& e : d["events"]) {
+      if (e["type"] && mentions.find(e["type"].as<std::string>()) != std::string::npos) kept.push_back(YAML::Clone(e));
+    }
+    if (kept.size() == 0 && d["events"].size() > 0) kept.push_back(YAML::Clone(d["events"][0]));
+    return kept;
+  };
+  const auto with_base = [&](const YAML::Node& cut, const std::string& mentions) {
+    std::vector<YAML::Node> out{cut};
+    for (const char* key : {"profile_of", "frames_from"}) {
+      if (!cut[key]) continue;
+      const YAML::Node base = named(cut[key].as<std::string>());
+      if (!base) continue;
+      YAML::Node base_cut = YAML::Clone(base);
+      if (base["events"]) {
+        base_cut["events"] = events_named_in(base, mentions + (cut["differences"] ? emitted(cut["differences"]) : ""));
+      }
+      out.insert(out.begin(), base_cut);
+    }
+    return out;
+  };
+  const auto catalog_of = [&](const std::vector<YAML::Node>& cut_dialects, const YAML::Node* rule) {
+    YAML::Node slice = header();
+    for (const auto& d : cut_dialects) slice["dialects"].push_back(d);
+    if (rule != nullptr) slice["rules"].push_back(YAML::Clone(*rule));
+    return emitted(slice) + "\n";
+  };
+  std::vector<std::string> slices;
+  for (const auto& d : dialects) {
+    if (!d["events"] || d["events"].size() == 0) {
+      slices.push_back(catalog_of(with_base(YAML::Clone(d), ""), nullptr));
+      continue;
+    }
+    for (const auto& e : d["events"]) {
+      YAML::Node cut = YAML::Clone(d);
+      cut["events"] = YAML::Node(YAML::NodeType::Sequence);
+      cut["events"].push_back(YAML::Clone(e));
+      slices.push_back(catalog_of(with_base(cut, e["type"] ? e["type"].as<std::string>() : ""), nullptr));
+    }
+  }
+  for (const auto& rule : doc["rules"]) {
+    const std::string mentions = emitted(rule);
+    std::vector<YAML::Node> cut_dialects;
+    std::set<std::string> included;
+    for (const auto& d : dialects) {
+      bool named_by_rule = false;
+      for (const auto& n : rule["dialects"])
+        named_by_rule |= d["name"] && n.as<std::string>() == d["name"].as<std::string>();
+      if (!named_by_rule) continue;
+      YAML::Node cut = YAML::Clone(d);
+      if (d["events"]) cut["events"] = events_named_in(d, mentions);
+      for (const auto& part : with_base(cut, mentions)) {
+        if (included.insert(part["name"].as<std::string>()).second) cut_dialects.push_back(part);
+      }
+    }
+    if (!cut_dialects.empty()) slices.push_back(catalog_of(cut_dialects, &rule));
+  }
+  std::erase_if(slices, [](const std::string& slice) { return !catalog_loads(slice); });
+  return slices;
+}
+
+// A case file cut to one case a seed: the lines from one `- ` at the start of
+// a line to the next (comments before the first case dropped); only the cuts
+// that load. Cut as text, so each input's double-quoted strings stay as written.
+std::vector<std::string> case_slices(const std::string& text, const ssec::conformance::tag_list& tags) {
+  std::vector<std::string> slices;
+  std::size_t start = std::string::npos;
+  const auto close = [&](std::size_t end) {
+    if (start == std::string::npos) return;
+    std::string slice = text.substr(start, end - start);
+    if (ssec::conformance::load_cases_from_text(slice, "seed.yaml", "seed", tags).ok()) {
+      slices.push_back(std::move(slice));
+    }
+  };
+  for (std::size_t line = 0; line < text.size();) {
+    const std::size_t next = std::min(text.find('\n', line), text.size() - 1) + 1;
+    if (text.compare(line, 2, "- ") == 0) {
+      close(line);
+      start = line;
+    }
+    line = next;
+  }
+  close(text.size());
+  return slices;
+}
+
 int write_corpus(const fs::path& source, const fs::path& out) {
   std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(source / "spec/tags.yaml", "spec/tags.yaml", errors);
@@ -144,12 +275,14 @@ int write_corpus(const fs::path& source, const fs::path& out) {
       seeds.add("sse_validator_fuzzer", seed);
     }
   }
-  // Loaders: the real files, which must load.
+  // Loaders: the real files, cut small (see catalog_slices and case_slices).
   for (const auto& entry : fs::recursive_directory_iterator(source / "spec")) {
-    if (entry.path().extension() == ".yaml") seeds.add("sse_catalog_loader_fuzzer", read_file(entry.path()));
+    if (entry.path().extension() != ".yaml" || entry.path().filename() == "tags.yaml") continue;
+    for (const auto& slice : catalog_slices(read_file(entry.path()))) seeds.add("sse_catalog_loader_fuzzer", slice);
   }
   for (const auto& entry : fs::recursive_directory_iterator(source / "conformance/cases/ours")) {
-    if (entry.path().extension() == ".yaml") seeds.add("sse_case_loader_fuzzer", read_file(entry.path()));
+    if (entry.path().extension() != ".yaml") continue;
+    for (const auto& slice : case_slices(read_file(entry.path()), tags)) seeds.add("sse_case_loader_fuzzer", slice);
   }
   for (const auto& text : scenario_files(source)) {
     seeds.add("sse_scenario_loader_fuzzer", text);

@@ -339,7 +339,8 @@ bool load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAM
 
 ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
                                                     const std::filesystem::path& base_dir,
-                                                    std::shared_ptr<const sse::dialect::catalog> contract) {
+                                                    std::shared_ptr<const sse::dialect::catalog> contract,
+                                                    std::uint64_t build_budget) {
   ssec::load_result<scenario_file> result;
   result.value.display = std::string(display);
   if (!contract) {
@@ -351,7 +352,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     contract = builtin.value;
   }
   result.value.contract = contract;
-  reader ctx(std::string(display), result.errors, scenario_build_budget);
+  reader ctx(std::string(display), result.errors, build_budget);
   const auto root = ssec::yaml::load_document(std::string(text), ctx.file());
   if (!root) {
     result.errors.push_back(root.error());

@@ -230,6 +230,20 @@ TEST_F(scenario_loader, requests_copying_the_defaults_are_bounded_by_the_budget)
   EXPECT_NE(e.message.find("of this file's budget of 16 MiB"), std::string::npos) << e.to_string();
 }
 
+// The budget is the caller's to give (the fuzzing harness gives 1 MiB): the
+// same booking refuses sooner under a smaller one.
+TEST_F(scenario_loader, a_smaller_budget_refuses_sooner) {
+  std::string text = "version: 1\ndefaults:\n  dialect: wire\n  headers:\n    X-Big: " + std::string(1 << 20, 'h') +
+                     "\nscenarios:\n  - name: a\n    requests:\n";
+  for (int i = 0; i < 3; ++i) text += "      - {name: r" + std::to_string(i) + ", url: 'http://x'}\n";
+  ASSERT_TRUE(load_scenario_text(text, "s.yaml", ".").ok());
+  const auto r = load_scenario_text(text, "s.yaml", ".", nullptr, std::uint64_t{2} << 20);
+  ASSERT_EQ(r.errors.size(), 1u) << r.error_text();
+  // The defaults' header took 1 MiB of the 2; the first request's copy of it crosses.
+  EXPECT_EQ(r.errors.front().line, 9u) << r.error_text();
+  EXPECT_NE(r.errors.front().message.find("of this file's budget of 2 MiB"), std::string::npos) << r.error_text();
+}
+
 TEST_F(scenario_loader, wrong_types_name_line_and_column) {
   const std::string head =
       "version: 1\nscenarios:\n  - name: a\n    requests:\n      - name: r\n        url: http://x\n"

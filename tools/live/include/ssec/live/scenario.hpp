@@ -90,9 +90,12 @@ struct scenario_file {
 /// its line and column. Reads the environment for ${NAME}; no network.
 /// The value is the loaded file; any error means nothing runs. Dialects and
 /// event types come from `contract` (null: the built-in catalogs).
+/// `build_budget`: what the file may build (the fuzzing harness gives less:
+/// the same booking and refusals, sooner).
 ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::string_view display,
                                                     const std::filesystem::path& base_dir,
-                                                    std::shared_ptr<const sse::dialect::catalog> contract = nullptr);
+                                                    std::shared_ptr<const sse::dialect::catalog> contract = nullptr,
+                                                    std::uint64_t build_budget = scenario_build_budget);
 
 /// The same from a file (base_dir: the file's directory).
 ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display,
