@@ -19,7 +19,7 @@ constexpr int capture_version = 1;
 std::string capture::bytes() const {
   std::string out;
   out.reserve(static_cast<std::size_t>(size()));
-  if (out.capacity() >= (std::size_t{8} << 20)) detail::prefer_huge_pages(out.data(), out.capacity());
+  detail::prefer_huge_pages(out.data(), out.capacity());
   for (const auto& p : pieces) out += p.bytes;
   return out;
 }
@@ -130,7 +130,7 @@ result<capture> load_capture_or_stream(const std::string& path, std::uint64_t ma
     const std::uintmax_t wanted = max_bytes > 0 ? std::min<std::uintmax_t>(file_size, max_bytes) : file_size;
     if (wanted <= (std::uintmax_t{1} << 32)) {
       bytes.reserve(static_cast<std::size_t>(wanted));
-      if (bytes.capacity() >= (std::size_t{8} << 20)) detail::prefer_huge_pages(bytes.data(), bytes.capacity());
+      detail::prefer_huge_pages(bytes.data(), bytes.capacity());
     }
   }
   bool more = false;

@@ -26,10 +26,16 @@ inline std::pair<std::uintptr_t, std::uintptr_t> pages_inside(const char* data, 
   return {first, last > first ? last : first};
 }
 
+// Below this a buffer is left to the allocator: the few 2 MiB pages it could
+// hold are not worth a system call.
+inline constexpr std::size_t huge_page_worthwhile = std::size_t{8} << 20;
+
 // Asks for 2 MiB pages over a large buffer not yet written, where the kernel
 // gives them only when asked (transparent_hugepage "madvise", a common default).
+// Buffers under huge_page_worthwhile are left alone.
 inline void prefer_huge_pages(char* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (size < huge_page_worthwhile) return;
   const auto [first, last] = pages_inside(data, size, std::uintptr_t{2} << 20);
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #else
