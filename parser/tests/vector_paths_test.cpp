@@ -193,6 +193,11 @@ TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
         return;
       }
       EXPECT_EQ(sse::detail::find_line_end(from, end), want.eol);
+      // Backwards from `from`: the last line end in [begin, from).
+      const char* want_last = from;
+      while (want_last != begin && want_last[-1] != '\r' && want_last[-1] != '\n') --want_last;
+      EXPECT_EQ(sse::detail::find_last_line_end(begin, from), want_last == begin ? nullptr : want_last - 1)
+          << "seed " << seed << ", up to byte " << (from - begin) << " in " << hex(bytes);
     }
   }
 }
@@ -256,6 +261,57 @@ TEST(VectorPaths, ChunkedParsesLikeByteByByteFeedingOnSeededStreams) {
         ADD_FAILURE() << "stream seed " << seed << " (" << input.size() << " bytes), " << plan.name
                       << " against byte by byte: " << *difference;
         return;
+      }
+    }
+  }
+}
+
+// The parser checks the UTF-8 of a chunk's whole lines in one span, from the
+// first high byte to the chunk's last line end, and line by line only when the
+// span is broken. Each stream here has one broken line among valid non-ASCII
+// ones (or none), at every position relative to the chunk boundaries: the
+// repair and its diagnostic must land on that line, at its offset, whatever
+// the chunking, and the sequences that chunks cut must not count as broken.
+TEST(VectorPaths, OneBrokenLineAmongValidOnesIsRepairedAtItsOffsetUnderEveryChunking) {
+  namespace ch = sse::chunking;
+  const std::vector<std::string> breaks = {"\xC3", "\x80", "\xFF", "\xE2\x82", "\xED\xA0\x80", "\xF0\x9F\x98"};
+  for (std::size_t broken_line = 0; broken_line <= 24; ++broken_line) {
+    for (std::size_t kind = 0; kind < breaks.size(); ++kind) {
+      std::string input;
+      std::uint64_t broken_at = 0;
+      for (std::size_t i = 0; i < 24; ++i) {
+        if (i == broken_line) broken_at = input.size();
+        // Lines of 9-40 bytes: two-, three- and four-byte sequences at every
+        // position around the 16- and 32-byte blocks.
+        input += i % 3 == 0 ? "data: caf\xC3\xA9 " : i % 3 == 1 ? "data:\xE2\x82\xAC" : ": \xF0\x9F\x98\x80";
+        input += std::string(i % 7 * 3, 'x');
+        if (i == broken_line) input += breaks[kind] + "z";
+        input += i % 5 == 4 ? "\r\n\r\n" : i % 2 == 0 ? "\r\n" : "\n";
+      }
+      input += "\r\n";
+      sse_test::run_options opt;
+      const sse_test::outcome want = sse_test::observe(input, ch::bytes(input), opt);
+      if (broken_line < 24) {
+        ASSERT_EQ(want.diagnostics.size(), 1u) << "line " << broken_line << ", break " << kind;
+        EXPECT_EQ(want.diagnostics[0].code, sse::diag::invalid_utf8);
+        EXPECT_EQ(want.diagnostics[0].offset, broken_at);
+      } else {
+        ASSERT_TRUE(want.diagnostics.empty());
+      }
+      std::vector<sse_test::chunking_plan> plans = {{"whole", ch::whole(input)}};
+      for (std::size_t size = 16; size <= 80; ++size) {
+        plans.push_back({"fixed(" + std::to_string(size) + ")", ch::fixed(input, size)});
+      }
+      for (std::uint64_t split_seed = 1; split_seed <= 4; ++split_seed) {
+        plans.push_back({"random seed=" + std::to_string(split_seed), ch::random(input, split_seed)});
+      }
+      for (const auto& plan : plans) {
+        const sse_test::outcome got = sse_test::observe(input, plan.chunks, opt);
+        if (const auto difference = sse_test::first_difference(want, got)) {
+          ADD_FAILURE() << "broken line " << broken_line << ", break " << hex(breaks[kind]) << ", " << plan.name
+                        << " against byte by byte: " << *difference;
+          return;
+        }
       }
     }
   }
