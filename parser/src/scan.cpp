@@ -33,25 +33,6 @@ const char* find_line_end(const char* p, const char* end) noexcept {
   return p;
 }
 
-const char* find_last_line_end(const char* p, const char* end) noexcept {
-#if defined(__SSE2__)
-  const __m128i cr = _mm_set1_epi8('\r');
-  const __m128i lf = _mm_set1_epi8('\n');
-  while (end - p >= 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16));
-    const auto mask =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, cr), _mm_cmpeq_epi8(block, lf))));
-    if (mask != 0) return end - 16 + (31 - __builtin_clz(mask));
-    end -= 16;
-  }
-#endif
-  while (end > p) {
-    --end;
-    if (*end == '\r' || *end == '\n') return end;
-  }
-  return nullptr;
-}
-
 namespace {
 
 // Line ends and the first high byte from `p` on, [start of line, p) having

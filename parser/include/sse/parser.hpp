@@ -80,11 +80,6 @@ struct line_scan {
 /// validation skips pure-ASCII lines (most of a typical stream) and the ASCII
 /// head of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
 line_scan scan_line(const char* p, const char* end) noexcept;
-
-/// Last CR or LF in [p, end), or nullptr when there is none. Searches from
-/// `end` backwards, sixteen bytes per step with SSE2: the cost is the length
-/// of the chunk's unterminated tail, not of the chunk.
-const char* find_last_line_end(const char* p, const char* end) noexcept;
 }  // namespace detail
 
 /// Incremental parser. Feed any chunking of a stream; the events, retries,
@@ -150,19 +145,17 @@ class parser {
   }
 
   // Returns `raw` when it is valid UTF-8, else its repair in scratch_. The
-  // first `valid_prefix` bytes are known to be valid UTF-8 (the ASCII head the
-  // line scan found, or the whole line when its chunk's span was checked) and
-  // end at a character boundary; they are not checked again.
-  std::string_view repaired(std::string_view raw, std::uint64_t at, std::size_t valid_prefix = 0) {
-    if (valid_prefix >= raw.size() || utf8::is_valid(raw.substr(valid_prefix))) return raw;
+  // first `ascii_prefix` bytes are known to be ASCII and are not checked again.
+  std::string_view repaired(std::string_view raw, std::uint64_t at, std::size_t ascii_prefix = 0) {
+    if (ascii_prefix >= raw.size() || utf8::is_valid(raw.substr(ascii_prefix))) return raw;
     scratch_.clear();
     utf8::append_repaired(scratch_, raw);
     report(diag::invalid_utf8, at, raw);
     return scratch_;
   }
 
-  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t valid_prefix);
-  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, std::size_t valid_prefix);
+  bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
+  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
   bool dispatch();
   void own_data();
 

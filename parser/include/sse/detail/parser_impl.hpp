@@ -76,14 +76,7 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
     }
   }
 
-  // Lines wholly inside this chunk: zero copies. Their UTF-8 is checked in
-  // one go, not line by line: at the first line holding a high byte, from that
-  // byte to the chunk's last line end. CR and LF are ASCII, so no sequence
-  // crosses a line end: when the span is valid, so is every line in it, and
-  // every value (cut at an ASCII ':' or ' '). When it is not, its lines are
-  // checked one by one, so each repair and diagnostic lands where it did.
-  const char* valid_until = p;  // every line ending at or before it is valid UTF-8
-  bool span_checked = false;
+  // Lines wholly inside this chunk: zero copies.
   while (p < end) {
     // A blank line (every other line of a typical stream) needs no scan.
     const bool blank = *p == '\n' || *p == '\r';
@@ -93,25 +86,15 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       fail(errc::line_too_long, at(p) + limits_.max_line);
       return leave(p + limits_.max_line, error_);
     }
+    const auto ascii_prefix = static_cast<std::size_t>(scan.ascii_end - p);
     if (eol == end) {
       line_offset_ = at(p);
-      line_ascii_prefix_ = static_cast<std::size_t>(scan.ascii_end - p);
+      line_ascii_prefix_ = ascii_prefix;
       line_.assign(p, static_cast<std::size_t>(end - p));
       return leave(end, errc::ok);
     }
     const std::string_view line(p, static_cast<std::size_t>(eol - p));
-    std::size_t valid_prefix = static_cast<std::size_t>(scan.ascii_end - p);
-    if (scan.ascii_end != eol) {
-      if (eol > valid_until && !span_checked) {
-        span_checked = true;
-        const char* last_eol = detail::find_last_line_end(eol, end);
-        if (utf8::is_valid(std::string_view(scan.ascii_end, static_cast<std::size_t>(last_eol - scan.ascii_end)))) {
-          valid_until = last_eol;
-        }
-      }
-      if (eol <= valid_until) valid_prefix = line.size();
-    }
-    const bool ok = blank ? dispatch() : process_line(line, at(p), true, valid_prefix);
+    const bool ok = blank ? dispatch() : process_line(line, at(p), true, ascii_prefix);
     p = eol + 1;
     if (*eol == '\r') {
       if (p == end) skip_lf_ = true;
@@ -170,12 +153,12 @@ void parser<Visitor>::reset() noexcept {
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 template <visitor Visitor>
 bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool line_outlives_call,
-                                   std::size_t valid_prefix) {
-  // How many leading bytes of `part` (a piece of `line` that starts after an
-  // ASCII byte or at the line's start) are already known to be valid UTF-8.
-  const auto known_valid = [&](std::string_view part) -> std::size_t {
+                                   std::size_t ascii_prefix) {
+  // How many leading bytes of `part` (a piece of `line`) the line scan already
+  // found to be ASCII.
+  const auto known_ascii = [&](std::string_view part) -> std::size_t {
     const auto from = static_cast<std::size_t>(part.data() - line.data());
-    return valid_prefix > from ? valid_prefix - from : 0;
+    return ascii_prefix > from ? ascii_prefix - from : 0;
   };
   // "If the line is empty (a blank line): Dispatch the event."
   if (line.empty()) return dispatch();
@@ -183,7 +166,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
   if (line.front() == ':') {
     if constexpr (requires(Visitor & v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
       const std::string_view text = line.substr(1);
-      visitor_->on_comment(repaired(text, at, known_valid(text)), at);
+      visitor_->on_comment(repaired(text, at, known_ascii(text)), at);
     }
     return true;
   }
@@ -205,9 +188,9 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   // Field names are compared byte for byte: case-sensitive, as the rules say.
-  if (name == "data") return append_data(value, at, line_outlives_call, known_valid(value));
+  if (name == "data") return append_data(value, at, line_outlives_call, known_ascii(value));
   if (name == "event") {
-    event_type_.assign(repaired(value, at, known_valid(value)));
+    event_type_.assign(repaired(value, at, known_ascii(value)));
     return true;
   }
   if (name == "id") {
@@ -215,7 +198,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
       report(diag::id_has_nul, at, value);
       return true;
     }
-    id_buffer_.assign(repaired(value, at, known_valid(value)));
+    id_buffer_.assign(repaired(value, at, known_ascii(value)));
     id_dirty_ = true;
     return true;
   }
@@ -250,10 +233,10 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
 
 template <visitor Visitor>
 bool parser<Visitor>::append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call,
-                                  std::size_t valid_prefix) {
+                                  std::size_t ascii_prefix) {
   // "Append the field value to the data buffer, then append a single U+000A
   // LINE FEED (LF) character to the data buffer."
-  const std::string_view value = repaired(raw, at, valid_prefix);
+  const std::string_view value = repaired(raw, at, ascii_prefix);
   if (value.size() + 1 > limits_.max_event_data - data_size_) {
     return fail(errc::event_too_large, at);
   }
