@@ -316,7 +316,6 @@ class flat_object_reader {
     members_.clear();
     duplicates_ = false;
     type_is_string_ = false;
-    high_ = false;
     data_ = data;
     std::uint64_t seen_keys = 0;  // one bit per key hash: most keys need no comparison
     const char* p = data.data();
@@ -332,10 +331,8 @@ class flat_object_reader {
       if (p == end || *p != '"') return false;
       std::string_view key;
       p = read_string<string_mode::key>(p + 1, end, key, type_escaped_);
-      if (p == nullptr) return false;
+      if (p == nullptr || (p = after(':', p, end)) == nullptr) return false;
       p = skip_space(p, end);
-      if (p == end || *p != ':') return false;
-      p = skip_space(p + 1, end);
       if (p == end) return false;
       note_key(key, seen_keys);
       members_.push_back(member_at{key, p, {}, false});
@@ -358,11 +355,13 @@ class flat_object_reader {
         p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
       }
       if (p == nullptr) return false;
+      if (const char* next = after(',', p, end)) {
+        p = skip_space(next, end);
+        continue;
+      }
       p = skip_space(p, end);
-      if (p == end) return false;
-      if (*p == '}') break;
-      if (*p != ',') return false;
-      p = skip_space(p + 1, end);
+      if (p == end || *p != '}') return false;
+      break;
     }
     p = skip_space(p + 1, end);
     return p == end && utf8_ok(data, data_is_utf8);
@@ -371,11 +370,10 @@ class flat_object_reader {
   // After a true index(): some key is repeated.
   bool duplicates() const noexcept { return duplicates_; }
 
-  // After a true index(): the last `type` member's value, if it is a string.
-  std::optional<std::string_view> type() const noexcept {
-    if (!type_is_string_) return std::nullopt;
-    return type_text_;
-  }
+  // After a true index(): whether the last `type` member's value is a
+  // string, and that string.
+  bool type_is_string() const noexcept { return type_is_string_; }
+  std::string_view type_text() const noexcept { return type_text_; }
 
   // After a true index(): the members in document order into `out`
   // (cleared). Their views live until the next index() or values().
@@ -411,9 +409,18 @@ class flat_object_reader {
     }
   };
 
+  // Every JSON space is at most ' ', so one comparison passes most bytes.
   static const char* skip_space(const char* p, const char* end) noexcept {
-    while (p != end && json_space(*p)) ++p;
+    while (p != end && static_cast<unsigned char>(*p) <= ' ' && json_space(*p)) ++p;
     return p;
+  }
+
+  // The position after `c` at p, JSON space before it skipped, or nullptr.
+  // Compact JSON has no space there: one comparison.
+  static const char* after(char c, const char* p, const char* end) noexcept {
+    if (p != end && *p == c) return p + 1;
+    p = skip_space(p, end);
+    return p != end && *p == c ? p + 1 : nullptr;
   }
 
   static bool is_type_key(std::string_view key) noexcept {
@@ -434,15 +441,14 @@ class flat_object_reader {
   }
 
   // The UTF-8 the DOM path validates: frames from the wire parser are valid
-  // already; other callers' bytes are checked when a string held a high byte
-  // (outside strings, a high byte is malformed JSON and was refused).
-  bool utf8_ok(std::string_view data, bool data_is_utf8) const noexcept {
-    return data_is_utf8 || !high_ || sse::utf8::is_valid(data);
+  // already; other callers' bytes are checked once, whole (its ASCII fast
+  // path costs less than noting high bytes in every string of every frame).
+  static bool utf8_ok(std::string_view data, bool data_is_utf8) noexcept {
+    return data_is_utf8 || sse::utf8::is_valid(data);
   }
 
-  // The first '"', '\\' or control character (< 0x20) in [p, end), or end;
-  // notes a byte >= 0x80 passed on the way.
-  const char* string_stop(const char* p, const char* end) noexcept {
+  // The first '"', '\\' or control character (< 0x20) in [p, end), or end.
+  static const char* string_stop(const char* p, const char* end) noexcept {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
@@ -452,20 +458,13 @@ class flat_object_reader {
       const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(block, control_max), control_max);
       const auto stop = static_cast<unsigned>(_mm_movemask_epi8(
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)), control)));
-      const auto high = static_cast<unsigned>(_mm_movemask_epi8(block));
-      if (stop != 0) {
-        const int at = __builtin_ctz(stop);
-        high_ |= (high & ((1u << at) - 1u)) != 0;
-        return p + at;
-      }
-      high_ |= high != 0;
+      if (stop != 0) return p + __builtin_ctz(stop);
       p += 16;
     }
 #endif
     for (; p != end; ++p) {
       const auto c = static_cast<unsigned char>(*p);
       if (c == '"' || c == '\\' || c < 0x20) return p;
-      high_ |= c >= 0x80;
     }
     return p;
   }
@@ -563,18 +562,31 @@ class flat_object_reader {
     const bool negative = *p == '-';
     if (negative) ++p;
     if (p == end || *p < '0' || *p > '9') return nullptr;
-    std::uint64_t magnitude = 0;
+    const char* const digits = p;
     if (*p == '0') {
       ++p;  // a leading zero stands alone
     } else {
-      while (p != end && *p >= '0' && *p <= '9') {
-        const auto d = static_cast<std::uint64_t>(*p - '0');
-        if (magnitude > (UINT64_MAX - d) / 10) return nullptr;  // beyond 64 bits: the DOM path's fallback
-        magnitude = magnitude * 10 + d;
-        ++p;
-      }
+      while (p != end && *p >= '0' && *p <= '9') ++p;
     }
     if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return nullptr;  // a fraction or exponent
+    // 19 digits always fit in 64 bits and 21 never do (beyond 64 bits: the DOM
+    // path's fallback). So the index reads the value only when it may not
+    // fit: a 20th digit, or a sign.
+    constexpr std::ptrdiff_t always_fit = 19;
+    const std::ptrdiff_t count = p - digits;
+    if (count > always_fit + 1) return nullptr;
+    if constexpr (mode == string_mode::check) {
+      if (!negative && count <= always_fit) return p;
+    }
+    std::uint64_t magnitude = 0;
+    const char* const unchecked_end = digits + std::min(count, always_fit);
+    for (const char* d = digits; d != unchecked_end; ++d)
+      magnitude = magnitude * 10 + static_cast<std::uint64_t>(*d - '0');
+    if (unchecked_end != p) {
+      const auto d = static_cast<std::uint64_t>(*unchecked_end - '0');
+      if (magnitude > (UINT64_MAX - d) / 10) return nullptr;
+      magnitude = magnitude * 10 + d;
+    }
     if (negative && (magnitude == 0 || magnitude > static_cast<std::uint64_t>(INT64_MAX) + 1)) return nullptr;
     if constexpr (mode != string_mode::check) value_access::set_integer(out, magnitude, negative);
     return p;
@@ -585,18 +597,90 @@ class flat_object_reader {
   std::string_view type_text_;  // the last `type` member's value, when a string
   bool type_is_string_ = false;
   bool duplicates_ = false;
-  bool high_ = false;
   escape_buffer escaped_;       // values()
   escape_buffer type_escaped_;  // type(), kept apart so that values() leaves it valid
   value_view unused_value_;     // what index() does not store
 };
 
+// The dialect's event types by name, for the one lookup every typed frame
+// makes: open addressing in a power-of-two table, a hash of the length and at
+// most 16 bytes from the ends, so no division and no pointer chase. The
+// catalog's own index (dialect_spec::event, a std::unordered_map) hashes every
+// byte and divides by a prime: about a tenth of the agent decode's
+// instructions. Finds what dialect_spec::event finds (the first of repeated
+// types, as its emplace keeps).
+class type_table {
+ public:
+  explicit type_table(const dialect_spec& d) {
+    std::size_t size = 8;
+    while (size < 2 * d.events.size()) size *= 2;
+    slots_.resize(size);
+    mask_ = size - 1;
+    for (const auto& e : d.events) {
+      std::size_t at = hash(e.type) & mask_;
+      while (slots_[at].spec != nullptr && slots_[at].type != e.type) at = (at + 1) & mask_;
+      if (slots_[at].spec == nullptr) slots_[at] = slot{e.type, &e};
+    }
+  }
+
+  // The event type, or nullptr.
+  const event_spec* find(std::string_view type) const noexcept {
+    for (std::size_t at = hash(type) & mask_;; at = (at + 1) & mask_) {
+      const slot& s = slots_[at];
+      if (s.spec == nullptr) return nullptr;
+      if (s.type.size() == type.size() && same_bytes(s.type.data(), type.data(), type.size())) return s.spec;
+    }
+  }
+
+ private:
+  struct slot {
+    std::string_view type;  // into the catalog's event_spec
+    const event_spec* spec = nullptr;
+  };
+
+  template <class T>
+  static std::uint64_t load(const char* p) noexcept {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+  // Equal bytes; up to 16 bytes (most types) without a call: two words from
+  // each end, which overlap when n < 16.
+  static bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+    if (n < 8 || n > 16) return std::memcmp(a, b, n) == 0;
+    return ((load<std::uint64_t>(a) ^ load<std::uint64_t>(b)) |
+            (load<std::uint64_t>(a + n - 8) ^ load<std::uint64_t>(b + n - 8))) == 0;
+  }
+
+  static std::size_t hash(std::string_view s) noexcept {
+    const char* const p = s.data();
+    const std::size_t n = s.size();
+    std::uint64_t word = 0;
+    if (n >= 8) {
+      const std::uint64_t tail = load<std::uint64_t>(p + n - 8);
+      word = load<std::uint64_t>(p) ^ (tail << 31 | tail >> 33);
+    } else if (n >= 4) {
+      word = load<std::uint32_t>(p) | load<std::uint32_t>(p + n - 4) << 32;
+    } else if (n > 0) {
+      word = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) << 8 |
+             static_cast<unsigned char>(p[n - 1]) << 16;
+    }
+    const std::uint64_t mixed = (word ^ n) * 0x9E3779B97F4A7C15u;  // Fibonacci hashing
+    return static_cast<std::size_t>(mixed ^ mixed >> 32);
+  }
+
+  std::vector<slot> slots_;
+  std::size_t mask_ = 0;
+};
+
 }  // namespace
 
 struct decoder::impl final : detail::field_source {
-  explicit impl(const dialect_spec& d) : dialect(&d) {}
+  explicit impl(const dialect_spec& d) : dialect(&d), types(d) {}
 
   const dialect_spec* dialect;
+  type_table types;  // dialect->event(), faster
   simdjson::dom::parser parser;
   std::string padded;       // the frame copied with simdjson's padding
   nlohmann::json fallback;  // the frame, when only nlohmann_json can read it
@@ -714,6 +798,12 @@ struct decoder::impl final : detail::field_source {
   }
 
   const event_view& decode(const frame& f) {
+    // The frame's views word by word: callers build a frame member by member,
+    // and a 16-byte load of a view stored as two 8-byte words waits until both
+    // stores are done (store forwarding fails; with the std::optional below,
+    // most of this function's samples).
+    const std::string_view data(f.data.data(), f.data.size());
+    const std::string_view event_type(f.event_type.data(), f.event_type.size());
     fields_pending = false;
     // Member by member: a whole new event_view is written with `rep stos`, and
     // reading it back at once stalls (a few percent of the decode).
@@ -724,40 +814,48 @@ struct decoder::impl final : detail::field_source {
     view.spec = nullptr;
     view.json_object = false;
     view.duplicate_keys = false;
-    view.raw = f.data;
-    view.wire_type = f.event_type;
+    view.raw = data;
+    view.wire_type = event_type;
     view.offset = f.offset;
     fields.clear();
 
     const std::string& prefix = dialect->error_prefix;
     // spec/DECISIONS.md, code-error-prefix: the wire event type marks an error
     // frame; re-applying the prefix to data that has it changes nothing.
-    if (!dialect->error_wire_event.empty() && f.event_type == dialect->error_wire_event) {
+    if (!dialect->error_wire_event.empty() && event_type == dialect->error_wire_event) {
       view.kind = event_kind::error;
-      view.text = f.data.starts_with(prefix) ? message_after(f.data) : f.data;
+      view.text = data.starts_with(prefix) ? message_after(data) : data;
       return view;
     }
     // spec/DECISIONS.md, error-prefix: the exact bytes at the very start.
-    if (!prefix.empty() && f.data.starts_with(prefix)) {
+    if (!prefix.empty() && data.starts_with(prefix)) {
       view.kind = event_kind::error;
-      view.text = message_after(f.data);
+      view.text = message_after(data);
       return view;
     }
     bool indexed = false;
     if (parse_object(f, indexed)) {
       view.json_object = true;
-      // The last `type` member counts, as with every repeated key.
-      std::optional<std::string_view> type;
+      // The last `type` member counts, as with every repeated key. A view and
+      // a flag, not a std::optional: the optional's flag, stored as a byte and
+      // read back at once with its neighbours, stalled the store buffer (about
+      // a third of this function's samples).
+      bool typed = false;
+      std::string_view type;
       if (indexed) {
-        type = flat.type();
+        typed = flat.type_is_string();
+        type = flat.type_text();
       } else {
         for (const auto& [key, value] : members) {
-          if (key == "type") type = value.type() == json_type::string ? std::optional(value.as_string()) : std::nullopt;
+          if (key == "type") {
+            typed = value.type() == json_type::string;
+            type = value.as_string();
+          }
         }
       }
-      if (type) {
-        view.type = *type;
-        view.spec = dialect->event(view.type);
+      if (typed) {
+        view.type = type;
+        view.spec = types.find(view.type);
         view.kind = view.spec != nullptr ? event_kind::structured : event_kind::unknown;
         if (indexed) {
           // Built when first asked: a caller that reads the kind only never pays for them.
@@ -774,7 +872,7 @@ struct decoder::impl final : detail::field_source {
     }
     // spec/DECISIONS.md, json-without-type: everything else is plain text, whole.
     view.kind = event_kind::plain_text;
-    view.text = f.data;
+    view.text = data;
     return view;
   }
 };

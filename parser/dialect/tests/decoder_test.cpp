@@ -441,12 +441,19 @@ TEST(decoder, flat_objects_decode_as_a_json_parser_reads_them) {
       R"({"type":"zz","n":0,"m":-0,"big":9223372036854775807,"neg":-9223372036854775808})",
       R"({"type":"zz","u":9223372036854775808,"max":18446744073709551615})",
       R"({"type":"zz","over":18446744073709551616})",
+      R"({"type":"zz","twenty":10000000000000000000,"nineteen":9999999999999999999})",
+      R"({"type":"zz","twentyone":100000000000000000000})",
+      R"({"type":"zz","neg19":-999999999999999999,"neg20":-1000000000000000000})",
+      R"({"type":"zz","negbig":-10000000000000000000})",
       R"({"type":"zz","under":-9223372036854775809})",
       R"({"type":"zz","f":1.5,"e":1e3,"E":2E-2,"z":0.0})",
       R"({"type":"zz","t":true,"f":false,"n":null})",
       R"({"type":"zz","a":1,"a":"two","type":"zz2"})",
       R"({"type":"zz","nested":{"a":[1,2]}})",
       "{\"type\":\"zz\",\"utf8\":\"caf\xC3\xA9 \xE4\xBD\xA0\xE5\xA5\xBD\"}",
+      "{\"type\":\"zz\",\"bad\":\"caf\xC3\"}",
+      "{\"type\":\"zz\",\"bad\":\"\xED\xA0\x80\"}",
+      "{\"type\":\"zz\",\"a\":1}\xC3\xA9",
       R"({"type":7})",
       R"({"a":"no type"})",
       R"({})",
@@ -472,6 +479,31 @@ TEST(decoder, flat_objects_decode_as_a_json_parser_reads_them) {
       R"([{"type":"zz"}])",
   };
   for (const auto& f : frames) EXPECT_EQ(fields_text(dec, f), expected_text(f)) << f;
+}
+
+// The decoder's own table of types finds what the catalog's index finds:
+// every type, and strings one byte off (longer, shorter, the last byte
+// changed, of every length up to the longest type), in every dialect.
+TEST(decoder, type_lookup_agrees_with_the_catalog) {
+  for (const auto& d : builtin().dialects()) {
+    sse::dialect::decoder dec(*d);
+    std::vector<std::string> types;
+    std::size_t longest = 0;
+    for (const auto& e : d->events) {
+      types.push_back(e.type);
+      types.push_back(e.type + "x");
+      types.push_back(e.type.substr(0, e.type.size() - 1));
+      types.push_back(e.type.substr(0, e.type.size() - 1) + "#");
+      longest = std::max(longest, e.type.size());
+    }
+    for (std::size_t n = 0; n <= longest + 1; ++n) types.emplace_back(n, 'a');
+    for (const auto& t : types) {
+      const std::string data = json{{"type", t}}.dump();
+      const auto& v = dec.decode({data});
+      EXPECT_EQ(v.spec, d->event(t)) << d->name << " " << t;
+      EXPECT_EQ(v.kind, d->event(t) != nullptr ? event_kind::structured : event_kind::unknown) << d->name << " " << t;
+    }
+  }
 }
 
 TEST(decoder, flat_strings_longer_than_a_vector_step) {
