@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -268,6 +269,7 @@ int run_check(check_cli o) {
   }
 
   live::capture cap;
+  std::optional<live::check_report> checked;  // judged as it arrived (--url, standard input)
   http::stream_request req;
   if (!o.url.empty()) {
     req.url = o.url;
@@ -290,8 +292,9 @@ int run_check(check_cli o) {
     std::shared_ptr<live::live_findings> watch;
     watch_findings(progress, opt, o.quiet, watch);
     heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
-    cap = live::fetch_sampled(req, o.max_events, o.max_time_s, o.limits, &progress);
-    cap.source = shown_url;
+    // The capture is made only for --record and --resume: the check holds the body once.
+    checked = live::check_request(req, shown_url, o.max_events, o.max_time_s, opt, &progress,
+                                  o.record.empty() && !o.resume ? nullptr : &cap);
   } else if (!o.file.empty()) {
     auto loaded = live::load_capture_or_stream(o.file, o.max_bytes);
     if (!loaded) {
@@ -305,10 +308,12 @@ int run_check(check_cli o) {
     watch_findings(progress, opt, o.quiet, watch);
     live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits, &progress};
     heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
-    cap = live::read_descriptor(0, "<stdin>", lim);
+    // The capture is made only for --record: the check holds the body once.
+    checked = live::check_descriptor(0, "<stdin>", lim, opt, o.record.empty() ? nullptr : &cap);
   }
 
-  live::check_report report = live::analyze(cap, opt);
+  live::check_report report = checked ? std::move(*checked) : live::analyze(cap, opt);
+  const bool connected = report.end != "connect_error";
   if (o.resume) live::check_resumption(req, o.max_time_s, cap, opt, report);
   report = live::redact(std::move(report), secrets);
   bool wrote = true;
@@ -322,7 +327,7 @@ int run_check(check_cli o) {
   if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit({report}, {report.source}));
   if (o.json != "-" && o.junit != "-" && o.record != "-") std::cout << colourize(live::to_text(report));
   if (!wrote) return exit_usage;
-  if (cap.end == "connect_error") return exit_usage;  // nothing was checked: a setup problem
+  if (!connected) return exit_usage;  // nothing was checked: a setup problem
   return report.conforming() ? exit_ok : exit_failure;
 }
 

@@ -821,13 +821,6 @@ validation_report stream_validator::finish(bool read_to_end) {
   return report;
 }
 
-namespace {
-// validate_stream's and validate_pieces' feeding unit, so the validator's copy
-// of the frame in progress stays small. Both feed the same slices: where
-// feeding stops matters for a block longer than the validator keeps.
-constexpr std::size_t validation_slice = std::size_t{1} << 20;
-}  // namespace
-
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
                                   std::optional<std::string_view> content_type, bool read_to_end) {
   return validate_pieces(d, std::span<const std::string_view>(&bytes, 1), lim, content_type, read_to_end);

@@ -142,8 +142,7 @@ class digest_visitor {
 // not parsed a second time.
 struct arrival_visitor {
   digest_visitor digest;
-  const std::vector<std::uint64_t>* piece_start = nullptr;  // stream offset of each piece
-  const capture* cap = nullptr;
+  const reads* rd = nullptr;
   std::size_t piece = 0;
   std::size_t events = 0;
   std::size_t comments = 0;
@@ -157,11 +156,11 @@ struct arrival_visitor {
   double gap_sum = 0;
   sse::action on_event(const sse::event_view& e) {
     if (events == 0 || piece != last_piece) ++event_reads;
-    const auto& starts = *piece_start;
+    const auto& starts = rd->start;
     const auto first = std::upper_bound(starts.begin(), starts.end(), e.offset);
     const std::size_t start_piece = first == starts.begin() ? 0 : static_cast<std::size_t>(first - starts.begin()) - 1;
     if (start_piece != piece) ++split;
-    const double at = cap->pieces.empty() ? 0 : cap->pieces[piece].at_seconds;
+    const double at = rd->at.empty() ? 0 : rd->at[piece];
     if (events == 0) {
       first_offset = e.offset;
       first_at = at;
@@ -233,13 +232,12 @@ std::string seconds(double s) {
 
 // The first bytes of a response body that is not a stream (an error page
 // says why), escaped; redacted later with the rest of the report.
-std::string body_excerpt(const capture& cap) {
-  const std::string body = cap.bytes();
+std::string body_excerpt(std::string_view body) {
   if (body.empty()) return " (no body)";
   return ", body " + ssec::quote_clipped(body, 200);
 }
 
-void check_response(const capture& cap, check_report& r) {
+void check_response(const capture& cap, std::string_view body, check_report& r) {
   if (cap.status == 0) return;
   if (cap.status >= 300 && cap.status < 400) {
     add(r, {"HTTP-REDIRECT", "must", std::nullopt, 0,
@@ -250,7 +248,7 @@ void check_response(const capture& cap, check_report& r) {
   if (cap.status != 200) {
     add(r, {"HTTP-STATUS", "must", std::nullopt, 0,
             "an event stream must be answered with 200 (EventSource fails the connection on any other status)", "200",
-            std::to_string(cap.status) + body_excerpt(cap)});
+            std::to_string(cap.status) + body_excerpt(body)});
     return;
   }
   const std::string type = header(cap, "content-type");
@@ -310,28 +308,46 @@ void check_transport(const capture& cap, std::string_view bytes, check_report& r
   }
 }
 
-void check_wire(const capture& cap, std::string_view bytes, const check_options& opt, check_report& r) {
-  std::vector<std::uint64_t> piece_start;
-  piece_start.reserve(cap.pieces.size());
-  std::uint64_t pos = 0;
-  for (const auto& pc : cap.pieces) {
-    piece_start.push_back(pos);
-    pos += pc.bytes.size();
-  }
+}  // namespace
+
+namespace detail {
+
+struct arrival_pass::impl {
   arrival_visitor v;
-  v.piece_start = &piece_start;
-  v.cap = &cap;
-  sse::parser<arrival_visitor> p(v, opt.limits);
+  sse::parser<arrival_visitor> p;
   sse::errc status = sse::errc::ok;
-  for (std::size_t i = 0; i < cap.pieces.size() && status == sse::errc::ok; ++i) {
-    v.piece = i;
-    const auto fed = p.feed(cap.pieces[i].bytes);
-    if (sse::is_fatal(fed.status)) status = fed.status;
-  }
-  if (status == sse::errc::ok) {
-    v.piece = cap.pieces.empty() ? 0 : cap.pieces.size() - 1;
-    status = p.finish();
-  }
+  impl(const sse::limits& lim, const reads& rd) : p(v, lim) { v.rd = &rd; }
+};
+
+arrival_pass::arrival_pass(const sse::limits& lim, const reads& rd) : impl_(std::make_unique<impl>(lim, rd)) {}
+arrival_pass::~arrival_pass() = default;
+
+bool arrival_pass::feed(std::size_t index, std::string_view bytes) {
+  auto& m = *impl_;
+  m.v.piece = index;
+  const auto fed = m.p.feed(bytes);
+  if (sse::is_fatal(fed.status)) m.status = fed.status;
+  return m.status == sse::errc::ok;
+}
+
+void arrival_pass::finish() {
+  auto& m = *impl_;
+  m.v.piece = m.v.rd->at.empty() ? 0 : m.v.rd->at.size() - 1;
+  m.status = m.p.finish();
+}
+
+std::size_t arrival_pass::events() const noexcept { return impl_->v.events; }
+bool arrival_pass::stopped() const noexcept { return sse::is_fatal(impl_->status); }
+
+}  // namespace detail
+
+namespace {
+
+void check_wire(const capture& cap, std::string_view bytes, const reads& rd, const arrival_pass& arrived,
+                const check_options& opt, check_report& r) {
+  const auto& v = arrived.state().v;
+  const auto& p = arrived.state().p;
+  const sse::errc status = arrived.state().status;
   const std::uint64_t as_received = final_digest(v.digest, p, status);
   if (sse::is_fatal(status)) {
     add(r, {"WIRE-LIMIT", "must", std::nullopt, p.error_offset(),
@@ -345,13 +361,11 @@ void check_wire(const capture& cap, std::string_view bytes, const check_options&
   r.frames_split_across_reads = v.split;
 
   // Timing.
-  if (cap.timed && !cap.pieces.empty()) {
+  if (cap.timed && !rd.at.empty()) {
     auto& t = r.timing;
-    t.first_byte = cap.seconds_to_first_byte >= 0 ? cap.seconds_to_first_byte : cap.pieces.front().at_seconds;
-    t.last_byte = cap.pieces.back().at_seconds;
-    for (std::size_t i = 1; i < cap.pieces.size(); ++i) {
-      t.max_gap = std::max(t.max_gap, cap.pieces[i].at_seconds - cap.pieces[i - 1].at_seconds);
-    }
+    t.first_byte = cap.seconds_to_first_byte >= 0 ? cap.seconds_to_first_byte : rd.at.front();
+    t.last_byte = rd.at.back();
+    for (std::size_t i = 1; i < rd.at.size(); ++i) t.max_gap = std::max(t.max_gap, rd.at[i] - rd.at[i - 1]);
     t.max_gap = std::max(t.max_gap, t.first_byte);
     // The silence that made the reader give up counts too.
     if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time")
@@ -380,8 +394,7 @@ void check_wire(const capture& cap, std::string_view bytes, const check_options&
   // the as-received split is what the client actually saw. Parses are
   // compared by digest (digest_visitor), so none is held in memory.
   // One piece is one chunk, the whole body: the arrival pass parsed it so.
-  const std::uint64_t whole =
-      cap.pieces.size() == 1 ? as_received : parse_digest({std::string_view(bytes)}, opt.limits);
+  const std::uint64_t whole = rd.at.size() == 1 ? as_received : parse_digest({std::string_view(bytes)}, opt.limits);
   const auto compare_digest = [&](std::uint64_t digest, const std::string& name) {
     ++r.chunkings_tried;
     if (digest == whole) return;
@@ -413,7 +426,44 @@ sse::dialect::validation_report validate_producer(const capture& cap, const chec
   return sse::dialect::validate_pieces(*opt.dialect, pieces, opt.limits, std::nullopt, !sampled);
 }
 
-void check_producer(const sse::dialect::validation_report& v, check_report& r) {
+}  // namespace
+
+namespace detail {
+
+bool is_stream(const capture& c) noexcept {
+  // A body that is not an event stream (an error page), or no body because
+  // there was no connection, is not judged further.
+  const bool no_connection = c.end == "connect_error" || c.end == "tls_error";
+  return c.status == 200 || (c.status == 0 && !no_connection);
+}
+
+bool is_sample(const capture& c) noexcept { return c.end == "stopped" || c.end == "max_bytes" || c.end == "max_time"; }
+
+check_report judge(const capture& meta, std::string_view body, const reads& rd, const arrival_pass* arrived,
+                   const check_options& opt) {
+  check_report r;
+  r.strict = opt.strict;
+  r.source = meta.source;
+  r.dialect = opt.dialect ? opt.dialect->name : "";
+  r.status = meta.status;
+  r.content_type = header(meta, "content-type");
+  r.content_encoding = header(meta, "content-encoding");
+  r.end = meta.end;
+  r.error = meta.error;
+  r.redirect_url = meta.redirect_url;
+  r.pieces = rd.at.size();
+  r.timing.total = meta.seconds_total;
+  // The end of the stream was never read, so it is not graded.
+  r.sampled = is_sample(meta);
+  r.bytes = body.size();
+  // Headers cut short by their limit are not judged: what was read of them is not the response's.
+  if (meta.end != "headers_too_large") check_response(meta, body, r);
+  check_transport(meta, body, r);
+  if (arrived != nullptr) check_wire(meta, body, rd, *arrived, opt, r);
+  return r;
+}
+
+void add_producer(const sse::dialect::validation_report& v, check_report& r) {
   r.frames = v.frames;
   for (const auto& f : v.findings) {
     add(r,
@@ -434,37 +484,18 @@ void check_producer(const sse::dialect::validation_report& v, check_report& r) {
   r.decision_not_shown += v.decision - stored_decision;
 }
 
-}  // namespace
+}  // namespace detail
 
 check_report analyze(const capture& cap, const check_options& opt) {
-  check_report r;
-  r.strict = opt.strict;
-  r.source = cap.source;
-  r.dialect = opt.dialect ? opt.dialect->name : "";
-  r.status = cap.status;
-  r.content_type = header(cap, "content-type");
-  r.content_encoding = header(cap, "content-encoding");
-  r.end = cap.end;
-  r.error = cap.error;
-  r.redirect_url = cap.redirect_url;
-  r.pieces = cap.pieces.size();
-  r.timing.total = cap.seconds_total;
-  // The read stopped where the user asked (--max-events, --max-bytes,
-  // --max-time): the end of the stream was never read, so it is not graded.
-  r.sampled = cap.end == "stopped" || cap.end == "max_bytes" || cap.end == "max_time";
-  // A body that is not an event stream (an error page), or no body because
-  // there was no connection, is not judged further.
-  const bool no_connection = cap.end == "connect_error" || cap.end == "tls_error";
-  const bool is_stream = cap.status == 200 || (cap.status == 0 && !no_connection);
+  const bool stream = is_stream(cap);
   // The producer rules read the pieces on a second thread, beside the
-  // concatenation and the wire checks below (they share nothing but `cap`
-  // and `opt`, read-only). Their findings are added after the wire's, as
-  // before: the report does not depend on which finishes first.
+  // concatenation and the wire parse below (they share nothing but `cap`
+  // and `opt`, read-only).
   std::optional<sse::dialect::validation_report> produced;
   std::exception_ptr producer_failed;
   std::jthread producer;
-  if (is_stream && opt.dialect != nullptr) {
-    producer = std::jthread([&, sampled = r.sampled] {
+  if (stream && opt.dialect != nullptr) {
+    producer = std::jthread([&, sampled = is_sample(cap)] {
       try {
         produced = validate_producer(cap, opt, sampled);
       } catch (...) {
@@ -472,19 +503,32 @@ check_report analyze(const capture& cap, const check_options& opt) {
       }
     });
   }
+  reads rd;
+  rd.start.reserve(cap.pieces.size());
+  rd.at.reserve(cap.pieces.size());
+  std::uint64_t pos = 0;
+  for (const auto& pc : cap.pieces) {
+    rd.add(pos, pc.at_seconds);
+    pos += pc.bytes.size();
+  }
   // One piece (a file) is the body already; more (reads of a live stream)
   // are concatenated for the whole-body checks.
   const std::string concatenated = cap.pieces.size() == 1 ? std::string() : cap.bytes();
   const std::string_view bytes = cap.pieces.size() == 1 ? std::string_view(cap.pieces.front().bytes) : concatenated;
-  r.bytes = bytes.size();
-  // Headers cut short by their limit are not judged: what was read of them is not the response's.
-  if (cap.end != "headers_too_large") check_response(cap, r);
-  check_transport(cap, bytes, r);
-  if (is_stream) check_wire(cap, bytes, opt, r);
+  std::optional<arrival_pass> arrived;
+  if (stream) {
+    arrived.emplace(opt.limits, rd);
+    bool going = true;
+    for (std::size_t i = 0; i < cap.pieces.size() && going; ++i) going = arrived->feed(i, cap.pieces[i].bytes);
+    if (going) arrived->finish();
+  }
+  check_report r = judge(cap, bytes, rd, arrived ? &*arrived : nullptr, opt);
+  // The producer findings come after the wire's: the report does not depend
+  // on which thread finishes first.
   if (producer.joinable()) {
     producer.join();
     if (producer_failed) std::rethrow_exception(producer_failed);
-    check_producer(*produced, r);
+    add_producer(*produced, r);
   }
   return r;
 }

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "check_internal.hpp"
+#include "followed_body.hpp"
 #include "page_hints.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/live/check.hpp"
@@ -123,24 +125,45 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
   return cap;
 }
 
-capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim,
-                      read_progress* progress) {
+namespace {
+// A sampling time shorter than the request's timeout becomes its timeout;
+// true when it did (a "timeout" end is then the sample, "max_time").
+bool sample_for(http::stream_request& req, double max_time_s) {
   const bool sampling = max_time_s > 0 && (req.timeout_s <= 0 || max_time_s < req.timeout_s);
   if (sampling) req.timeout_s = max_time_s;
+  return sampling;
+}
+}  // namespace
+
+capture fetch_sampled(http::stream_request req, std::size_t max_events, double max_time_s, const sse::limits& lim,
+                      read_progress* progress) {
+  const bool sampling = sample_for(req, max_time_s);
   capture cap = fetch(req, max_events, lim, progress);
   if (sampling && cap.end == "timeout") cap.end = "max_time";  // the sample the user asked for, not a failure
   return cap;
 }
 
-capture read_descriptor(int fd, std::string source, const read_limits& o) {
-  capture cap;
-  cap.source = std::move(source);
-  event_counter counter(o.limits);
+namespace {
+
+// The read size: a pipe's buffer (64 KiB by default) per read.
+constexpr std::size_t read_size = std::size_t{64} << 10;
+
+// What a read loop's caller counted with the reference parser after a read.
+struct counted {
+  std::size_t events = 0;
+  bool failed = false;  // the parser stopped at a fatal error (a limit)
+};
+
+// The read loop of read_descriptor and check_descriptor: waits for `fd`
+// under `o`'s timeouts, reads at most read_size bytes (never past
+// o.max_bytes) into sink.space(n), and hands each read to sink.take(bytes,
+// at), which returns what it counted. Sets cap's end and times.
+template <class Sink>
+void read_loop(int fd, const read_limits& o, capture& cap, Sink& sink) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const double limit_s = o.max_time_s > 0 ? o.max_time_s : o.timeout_s;
   std::uint64_t total = 0;
-  std::string buf(64 * 1024, '\0');
   for (;;) {
     double wait_s = o.idle_timeout_s > 0 ? o.idle_timeout_s : 3600;
     if (limit_s > 0) wait_s = std::min(wait_s, limit_s - elapsed());
@@ -155,7 +178,10 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
       else cap.end = "idle_timeout";
       break;
     }
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    std::size_t want = read_size;
+    if (o.max_bytes > 0) want = static_cast<std::size_t>(std::min<std::uint64_t>(want, o.max_bytes - total));
+    char* into = sink.space(want);
+    const ssize_t n = ::read(fd, into, want);
     if (n < 0) {
       cap.end = "other_error";
       cap.error = "reading standard input failed";
@@ -165,28 +191,141 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
       cap.end = "complete";
       break;
     }
-    std::size_t take = static_cast<std::size_t>(n);
-    if (o.max_bytes > 0 && total + take > o.max_bytes) take = static_cast<std::size_t>(o.max_bytes - total);
-    cap.pieces.push_back({piece_bytes(std::string_view(buf.data(), take)), elapsed()});
-    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = cap.pieces.back().at_seconds;
-    total += take;
-    const std::size_t events = counter.feed(cap.pieces.back().bytes);
-    note(o.progress, cap.pieces.back().bytes, events, cap.pieces.back().at_seconds);
+    const std::string_view bytes(into, static_cast<std::size_t>(n));
+    const double at = elapsed();
+    if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = at;
+    total += bytes.size();
+    const counted c = sink.take(bytes, at);
+    note(o.progress, bytes, c.events, at);
     if (o.max_bytes > 0 && total >= o.max_bytes) {
       cap.end = "max_bytes";
       break;
     }
-    if (counter.failed()) {
+    if (c.failed) {
       cap.end = "stopped";  // the reference hit a limit: reading on is pointless
       break;
     }
-    if (o.max_events > 0 && events >= o.max_events) {
+    if (o.max_events > 0 && c.events >= o.max_events) {
       cap.end = "stopped";
       break;
     }
   }
   cap.seconds_total = elapsed();
+}
+
+// read_descriptor's reads: each one copied into its own piece.
+struct piece_sink {
+  capture& cap;
+  event_counter counter;
+  std::string buf = std::string(read_size, '\0');
+  char* space(std::size_t) { return buf.data(); }
+  counted take(std::string_view bytes, double at) {
+    cap.pieces.push_back({piece_bytes(bytes), at});
+    const std::size_t events = counter.feed(cap.pieces.back().bytes);
+    return {events, counter.failed()};
+  }
+};
+
+// check_descriptor's and check_request's reads: into the body, parsed as they arrive.
+struct body_sink {
+  detail::followed_body& body;
+  detail::reads& rd;
+  detail::arrival_pass& arrived;
+  char* space(std::size_t n) { return body.space(n); }
+  counted take(std::string_view bytes, double at) {
+    const std::uint64_t offset = body.view().size();
+    body.commit(bytes.size());
+    rd.add(offset, at);
+    arrived.feed(rd.at.size() - 1, bytes);
+    return {arrived.events(), arrived.stopped()};
+  }
+};
+
+}  // namespace
+
+capture read_descriptor(int fd, std::string source, const read_limits& o) {
+  capture cap;
+  cap.source = std::move(source);
+  piece_sink sink{cap, event_counter(o.limits)};
+  read_loop(fd, o, cap, sink);
   return cap;
+}
+
+namespace {
+
+// The first capacity of a body read up to `max_bytes` (0: no limit), which
+// starts with 256 MiB of address space.
+std::size_t first_capacity(std::uint64_t max_bytes) {
+  constexpr std::uint64_t unbounded_start = std::uint64_t{256} << 20;
+  return static_cast<std::size_t>(max_bytes > 0 ? std::min(max_bytes, unbounded_start) : unbounded_start);
+}
+
+// The capture a body held once stands for: `meta`, with a piece per read.
+capture as_capture(const capture& meta, std::string_view body, const detail::reads& rd) {
+  capture out = meta;
+  out.pieces.reserve(rd.start.size());
+  for (std::size_t i = 0; i < rd.start.size(); ++i) {
+    const std::uint64_t end = i + 1 < rd.start.size() ? rd.start[i + 1] : body.size();
+    out.pieces.push_back({std::string(body.substr(rd.start[i], end - rd.start[i])), rd.at[i]});
+  }
+  return out;
+}
+
+}  // namespace
+
+check_report check_descriptor(int fd, std::string source, const read_limits& lim, const check_options& opt,
+                              capture* record) {
+  check_options o = opt;
+  o.limits = lim.limits;
+  capture meta;
+  meta.source = std::move(source);
+  // A descriptor is always a stream (no HTTP status): the producer rules run whenever there is a dialect.
+  detail::followed_body body(first_capacity(lim.max_bytes), o.dialect, o.limits);
+  detail::reads rd;
+  detail::arrival_pass arrived(o.limits, rd);
+  body_sink sink{body, rd, arrived};
+  read_loop(fd, lim, meta, sink);
+  if (!arrived.stopped()) arrived.finish();
+  // The whole-body checks run while the producer rules finish the body.
+  check_report report = detail::judge(meta, body.view(), rd, &arrived, o);
+  if (const auto produced = body.finish(!detail::is_sample(meta))) detail::add_producer(*produced, report);
+  if (record != nullptr) *record = as_capture(meta, body.view(), rd);
+  return report;
+}
+
+check_report check_request(http::stream_request req, std::string source, std::size_t max_events, double max_time_s,
+                           const check_options& opt, read_progress* progress, capture* record) {
+  const bool sampling = sample_for(req, max_time_s);
+  capture meta;
+  meta.source = std::move(source);
+  detail::followed_body body(first_capacity(req.max_bytes), opt.dialect, opt.limits);
+  detail::reads rd;
+  detail::arrival_pass arrived(opt.limits, rd);
+  body_sink sink{body, rd, arrived};
+  const auto result = http::stream(req, [&](std::string_view bytes, double at) {
+    char* into = sink.space(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), into);
+    const counted c = sink.take(std::string_view(into, bytes.size()), at);
+    note(progress, bytes, c.events, at);
+    return (max_events == 0 || c.events < max_events) && !c.failed;
+  });
+  meta.status = result.status;
+  meta.headers = result.headers;
+  meta.end = std::string(http::to_string(result.end));
+  meta.error = result.error;
+  meta.redirect_url = result.redirect_url;
+  meta.seconds_to_first_byte = result.seconds_to_first_byte;
+  meta.seconds_total = result.seconds_total;
+  if (sampling && meta.end == "timeout") meta.end = "max_time";
+  const bool stream = detail::is_stream(meta);
+  if (stream && !arrived.stopped()) arrived.finish();
+  check_report report = detail::judge(meta, body.view(), rd, stream ? &arrived : nullptr, opt);
+  // The producer rules followed the body from its first byte; their report
+  // counts only when it was a stream.
+  const auto produced = body.finish(!detail::is_sample(meta));
+  if (stream && produced) detail::add_producer(*produced, report);
+  if (record != nullptr) *record = as_capture(meta, body.view(), rd);
+  return report;
 }
 
 }  // namespace ssec::live

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Helpers the check engine's files share (check_analysis.cpp, resume.cpp).
+// Helpers the check engine's files share (check_analysis.cpp, check_fetch.cpp,
+// resume.cpp).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ssec/live/check.hpp"
 
@@ -19,5 +22,62 @@ std::optional<std::uint64_t> unterminated_block(std::string_view bytes);
 
 /// Adds a finding and counts it as must or should.
 void add(check_report& r, check_finding f);
+
+/// Where each read of a body began (its stream offset) and when it arrived
+/// (seconds since the start): a capture's pieces without their bytes.
+struct reads {
+  std::vector<std::uint64_t> start;
+  std::vector<double> at;
+  void add(std::uint64_t offset, double at_seconds) {
+    start.push_back(offset);
+    at.push_back(at_seconds);
+  }
+};
+
+/// True when analyze judges the response's body as a stream (a 200, or no
+/// HTTP at all, with a connection).
+bool is_stream(const capture& c) noexcept;
+
+/// True when the read stopped where the user asked (--max-events,
+/// --max-bytes, --max-time): the end of the stream was never read.
+bool is_sample(const capture& c) noexcept;
+
+/// The reference parser fed a body's reads as they arrived: which read
+/// completed each event, the as-received chunking's digest, the event count
+/// a read stops at (--max-events). Holds counters, not events. Reads `rd`
+/// (which must outlive it), the entry of each read fed before that read.
+class arrival_pass {
+ public:
+  arrival_pass(const sse::limits& lim, const reads& rd);
+  ~arrival_pass();
+  arrival_pass(const arrival_pass&) = delete;
+  arrival_pass& operator=(const arrival_pass&) = delete;
+  /// Feeds read number `index` (rd's entry `index`). False once the parser
+  /// stopped at a fatal error: feed nothing more, and do not finish.
+  bool feed(std::size_t index, std::string_view bytes);
+  /// The end of the body, after the last read (unless feed returned false).
+  void finish();
+  /// Events dispatched so far.
+  std::size_t events() const noexcept;
+  /// True once the parser stopped at a fatal error (a limit).
+  bool stopped() const noexcept;
+  /// What the pass counted, for judge (defined in check_analysis.cpp).
+  struct impl;
+  const impl& state() const noexcept { return *impl_; }
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+/// analyze's report of a response whose body is `body`, read as `rd`, after
+/// the as-received parse `arrived` (null unless is_stream(meta)), but for
+/// the producer rules' findings (add_producer adds them, last). Only meta's
+/// members other than `pieces` are read.
+check_report judge(const capture& meta, std::string_view body, const reads& rd, const arrival_pass* arrived,
+                   const check_options& opt);
+
+/// Adds the producer rules' report to a report made by judge: frames,
+/// findings, and the counts of those not stored.
+void add_producer(const sse::dialect::validation_report& v, check_report& r);
 
 }  // namespace ssec::live::detail

@@ -193,6 +193,34 @@ TEST_F(served, an_error_status_shows_the_first_bytes_of_its_body) {
   }
 }
 
+// check_request judges a response as it arrives: the report is analyze's of
+// the capture fetch_sampled makes (the timing aside, as two reads differ in
+// it), and the capture it records for --record and --resume is that capture.
+TEST_F(served, a_request_checked_as_it_arrives_is_judged_as_its_capture) {
+  const auto untimed = [](const ssec::live::check_report& r) {
+    auto j = ssec::live::to_json(r);
+    j.erase("timing");
+    return j.dump();
+  };
+  for (const std::string query : {"", "?status=500", "?reset=mid", "?content_type=text/plain"}) {
+    for (const std::size_t max_events : {std::size_t{0}, std::size_t{3}}) {
+      ssec::http::stream_request req;
+      req.url = server_->base_url() + "/stream/good" + query;
+      req.timeout_s = 5;
+      const std::string what = query + " max_events " + std::to_string(max_events);
+      ssec::live::capture recorded;
+      const auto streamed = ssec::live::check_request(req, "shown", max_events, 0, agent(), nullptr, &recorded);
+      auto cap = ssec::live::fetch_sampled(req, max_events, 0);
+      cap.source = "shown";
+      EXPECT_EQ(untimed(streamed), untimed(ssec::live::analyze(cap, agent()))) << what;
+      EXPECT_EQ(recorded.status, cap.status) << what;
+      EXPECT_EQ(recorded.end, cap.end) << what;
+      EXPECT_EQ(recorded.source, "shown") << what;
+      EXPECT_EQ(recorded.bytes(), cap.bytes()) << what;
+    }
+  }
+}
+
 // The live validator reports a frame's findings when its blank line arrives,
 // byte by byte, and keeps only the frame in progress.
 TEST(live_findings, a_finding_comes_with_the_blank_line_that_ends_its_frame) {

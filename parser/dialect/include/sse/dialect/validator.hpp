@@ -138,6 +138,13 @@ class stream_validator {
   std::unique_ptr<impl> impl_;
 };
 
+/// The unit validate_stream and validate_pieces feed a stream_validator in,
+/// so its copy of the frame in progress stays small. Where feeding stops
+/// matters for a block longer than the validator keeps: a caller that feeds
+/// a stream_validator these slices of a body (whole slices, then the rest)
+/// gets validate_stream's report of it.
+inline constexpr std::size_t validation_slice = std::size_t{1} << 20;
+
 /// Decodes and validates a stream held in memory; `content_type`, when given,
 /// is the HTTP Content-Type the stream came with (see on_content_type).
 /// `read_to_end` false: `bytes` is a sample (the stream went on), so the

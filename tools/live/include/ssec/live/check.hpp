@@ -215,6 +215,25 @@ struct read_limits {
 /// times, until end of file or a limit of `lim`; `source` names it.
 capture read_descriptor(int fd, std::string source, const read_limits& lim);
 
+/// analyze(read_descriptor(fd, source, lim), opt)'s report, judged as the
+/// stream arrives: the body is held once, in one buffer (not a copy per read
+/// and their concatenation), the producer rules follow it on a second thread,
+/// and the parse that counts events for `lim.max_events` is the as-received
+/// parse of the wire checks. The reference parser's limits are lim.limits
+/// for both (opt.limits is not read). When `record` is given, it receives
+/// the capture read_descriptor would have returned (for --record).
+check_report check_descriptor(int fd, std::string source, const read_limits& lim, const check_options& opt,
+                              capture* record = nullptr);
+
+/// analyze(fetch_sampled(req, max_events, max_time_s, opt.limits, progress),
+/// opt)'s report, the capture's source set to `source` (the URL as typed),
+/// judged as the response arrives, as check_descriptor judges a descriptor
+/// (the producer rules follow the body from its first byte; their report
+/// counts only when the response turns out to be a stream). When `record`
+/// is given, it receives that capture (for --record and --resume).
+check_report check_request(http::stream_request req, std::string source, std::size_t max_events, double max_time_s,
+                           const check_options& opt, read_progress* progress = nullptr, capture* record = nullptr);
+
 /// Judges a resumption from two captures (pure, no I/O): `first` is the
 /// response `report` was made from (report = analyze(first, opt)), `second`
 /// the reconnection that sent `sent_id` as Last-Event-ID. Sets
