@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <map>
 
-#include <yaml-cpp/yaml.h>
 #include "catalog_diff_parts.hpp"
 #include "generator_parts.hpp"
 
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/generator.hpp"
 #include "ssec/text.hpp"
+#include "ssec/yaml_reader.hpp"
 
 namespace ssec::conformance::diff_detail {
 
@@ -42,20 +42,16 @@ std::string from_hex(const std::string& hex) {
 std::vector<gen_case> generated_cases(const dl::catalog& set, const std::set<std::string>& reserved) {
   std::vector<gen_case> out;
   for (const auto& f : generate_cases(set, reserved)) {
-    YAML::Node doc;
-    try {
-      doc = YAML::Load(f.text);
-    } catch (const YAML::Exception&) {
-      continue;  // the generator's own output; its tests prove it parses
-    }
-    if (!doc.IsSequence()) continue;
-    for (const auto& node : doc) {
+    // The generator's own output; its tests prove it parses.
+    const auto doc = ssec::yaml::load_document(f.text, "generated");
+    if (!doc || !doc->is_sequence()) continue;
+    for (const ssec::yaml::node& generated : doc->items()) {
       gen_case c;
-      c.id = node["id"].as<std::string>("");
-      c.name = node["name"].as<std::string>("");
-      for (const auto& item : node["input"]) {
-        if (item.IsScalar()) c.chunks.push_back(item.as<std::string>());
-        else if (item["hex"]) c.chunks.push_back(from_hex(item["hex"].as<std::string>("")));
+      c.id = generated["id"].scalar();
+      c.name = generated["name"].scalar();
+      for (const ssec::yaml::node& item : generated["input"].items()) {
+        if (item.is_scalar()) c.chunks.push_back(item.scalar());
+        else if (item["hex"]) c.chunks.push_back(from_hex(item["hex"].scalar()));
       }
       out.push_back(std::move(c));
     }

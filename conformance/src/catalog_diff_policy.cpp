@@ -33,11 +33,11 @@ void parse_yaml(const std::string& text, const std::string& file, ssec::load_res
   const auto top = r.read_mapping(*doc, "the ignore file", {"ignore"});
   if (!top || !r.require(*top, "the ignore file", {"ignore"})) return;
   const auto* list = top->find("ignore");
-  if (!list->value.IsSequence()) {
+  if (!list->value.is_sequence()) {
     r.error(*list, "`ignore` must be a list of {fingerprint, reason}");
     return;
   }
-  for (const auto& item : list->value) {
+  for (const auto& item : list->value.items()) {
     const auto m = r.read_mapping(item, "an ignore entry", {"fingerprint", "reason"});
     if (!m || !r.require(*m, "an ignore entry", {"fingerprint", "reason"})) continue;
     const auto fp = r.text(*m->find("fingerprint"), "an ignore entry");

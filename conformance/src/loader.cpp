@@ -7,8 +7,6 @@
 #include <set>
 #include <variant>
 
-#include <yaml-cpp/yaml.h>
-
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
 #include "ssec/text.hpp"
@@ -72,21 +70,21 @@ struct case_file {
 };
 
 // The source byte where a scalar node starts (its quote or block indicator).
-char start_char(const case_file& ctx, const YAML::Node& n) {
-  const int pos = n.Mark().pos;
+char start_char(const case_file& ctx, const ssec::yaml::node& n) {
+  const int pos = n.mark().pos;
   return pos >= 0 && static_cast<std::size_t>(pos) < ctx.text.size() ? ctx.text[static_cast<std::size_t>(pos)] : '\0';
 }
 
 // Checks that `n` is written as a one-line double-quoted YAML string whose
 // escapes mean what they seem (see README "Writing bytes").
-bool check_chunk_string(case_file& ctx, const YAML::Node& n, std::string_view what) {
-  if (!n.IsScalar() || start_char(ctx, n) != '"') {
+bool check_chunk_string(case_file& ctx, const ssec::yaml::node& n, std::string_view what) {
+  if (!n.is_scalar() || start_char(ctx, n) != '"') {
     ctx.r.error(n, std::string(what) + " must be a double-quoted string (\"...\"), so that every byte is visible");
     return false;
   }
-  const auto pos = static_cast<std::size_t>(n.Mark().pos);
-  const auto line = static_cast<std::size_t>(n.Mark().line);
-  const auto column = static_cast<std::size_t>(n.Mark().column);
+  const auto pos = static_cast<std::size_t>(n.mark().pos);
+  const auto line = static_cast<std::size_t>(n.mark().line);
+  const auto column = static_cast<std::size_t>(n.mark().column);
   for (std::size_t i = pos + 1; i < ctx.text.size(); ++i) {
     const char c = ctx.text[i];
     const auto u = static_cast<unsigned char>(c);
@@ -162,14 +160,14 @@ struct pending_input {
 // One element of `input`: a double-quoted string, {hex}, {base64} or {repeat, times}.
 // Each is booked against the file's budget before it is built; a repeat
 // must also fit the `room` left in the case's input.
-bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk, std::size_t room) {
-  if (item.IsScalar()) {
+bool load_input_item(case_file& ctx, const ssec::yaml::node& item, input_piece& chunk, std::size_t room) {
+  if (item.is_scalar()) {
     if (!check_chunk_string(ctx, item, "an `input` chunk")) return false;
-    if (!ctx.r.charge(item, item.Scalar().size(), "this `input` chunk")) return false;
-    chunk.bytes = item.Scalar();
+    if (!ctx.r.charge(item, item.scalar().size(), "this `input` chunk")) return false;
+    chunk.bytes = item.scalar();
     return true;
   }
-  if (!item.IsMap()) {
+  if (!item.is_map()) {
     ctx.r.error(item,
                 "an `input` chunk is a double-quoted string, {hex: ...}, {base64: ...} or {repeat: ..., times: N}");
     return false;
@@ -182,8 +180,8 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk,
   };
   if (only({"hex"})) {
     const auto& v = keys->find("hex")->value;
-    if (v.IsScalar() && !ctx.r.charge(v, v.Scalar().size() / 2, "this `hex` chunk")) return false;
-    auto bytes = v.IsScalar() ? parse_hex(v.Scalar()) : std::nullopt;
+    if (v.is_scalar() && !ctx.r.charge(v, v.scalar().size() / 2, "this `hex` chunk")) return false;
+    auto bytes = v.is_scalar() ? parse_hex(v.scalar()) : std::nullopt;
     if (!bytes) {
       ctx.r.error(v, "`hex` must be pairs of hex digits, optionally separated by spaces (\"EF BB BF\")");
       return false;
@@ -193,8 +191,8 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk,
   }
   if (only({"base64"})) {
     const auto& v = keys->find("base64")->value;
-    if (v.IsScalar() && !ctx.r.charge(v, v.Scalar().size() / 4 * 3, "this `base64` chunk")) return false;
-    auto bytes = v.IsScalar() ? ssec::base64_decode(v.Scalar()) : std::nullopt;
+    if (v.is_scalar() && !ctx.r.charge(v, v.scalar().size() / 4 * 3, "this `base64` chunk")) return false;
+    auto bytes = v.is_scalar() ? ssec::base64_decode(v.scalar()) : std::nullopt;
     if (!bytes) {
       ctx.r.error(v, "`base64` must be standard base64 (RFC 4648, no whitespace)");
       return false;
@@ -209,7 +207,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk,
     if (!check_chunk_string(ctx, text, "`repeat`")) return false;
     const auto times = ctx.r.unsigned_integer(times_entry, "", 1);
     if (!times) return false;
-    const std::string& unit = text.Scalar();
+    const std::string& unit = text.scalar();
     if (unit.empty() || *times > max_input_bytes / unit.size()) {
       ctx.r.error(times_node, "a repeat must give between 1 byte and 64 MiB");
       return false;
@@ -228,7 +226,7 @@ bool load_input_item(case_file& ctx, const YAML::Node& item, input_piece& chunk,
 }
 
 // Appends one chunk to the case's input, refusing an input over 64 MiB.
-bool add_chunk(case_file& ctx, const YAML::Node& node, input_piece&& chunk, pending_input& input, test_case& c) {
+bool add_chunk(case_file& ctx, const ssec::yaml::node& node, input_piece&& chunk, pending_input& input, test_case& c) {
   const std::size_t size = chunk.bytes.size() * static_cast<std::size_t>(chunk.times);
   if (size > max_input_bytes - input.size) {
     ctx.r.error(node, "the input is larger than 64 MiB");
@@ -244,17 +242,17 @@ bool add_chunk(case_file& ctx, const YAML::Node& node, input_piece&& chunk, pend
 // built from `input` once the whole case has loaded.
 bool load_input(case_file& ctx, const ssec::yaml::entry& e, pending_input& input, test_case& c) {
   const std::string& key = e.key;
-  const YAML::Node& node = e.value;
+  const ssec::yaml::node& node = e.value;
   input = pending_input{};
   c.written_chunks.clear();
   if (key == "input") {
-    if (!node.IsSequence() || node.size() == 0) {
+    if (!node.is_sequence() || node.size() == 0) {
       ctx.r.error(
           node,
           "`input` must be a non-empty list of chunks, e.g. [\"data: a\\n\\n\"] (use [\"\"] for an empty stream)");
       return false;
     }
-    for (const auto& item : node) {
+    for (const auto& item : node.items()) {
       input_piece chunk;
       if (!load_input_item(ctx, item, chunk, max_input_bytes - input.size) ||
           !add_chunk(ctx, node, std::move(chunk), input, c))
@@ -291,14 +289,14 @@ std::string_view nth_line(std::string_view text, std::size_t k) {
 }
 
 // The 1-based file line of a log's text line, for the block styles we allow.
-std::size_t log_file_line(const case_file& ctx, const YAML::Node& n, std::size_t text_line) {
+std::size_t log_file_line(const case_file& ctx, const ssec::yaml::node& n, std::size_t text_line) {
   const char style = start_char(ctx, n);
-  const auto base = static_cast<std::size_t>(n.Mark().line) + 1;
+  const auto base = static_cast<std::size_t>(n.mark().line) + 1;
   return style == '|' ? base + 1 + text_line : base + text_line;
 }
 
-bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
-  if (!n.IsScalar()) {
+bool load_events(case_file& ctx, const ssec::yaml::node& n, test_case& c) {
+  if (!n.is_scalar()) {
     ctx.r.error(n, "`events` must be the expected log as text: a literal block (|) or \"\" for none");
     return false;
   }
@@ -307,7 +305,7 @@ bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
     return false;
   }
   // The log's values count against the file's budget too (`"x"*N` repeats).
-  auto parsed = parse_log(n.Scalar(), ctx.r.remaining());
+  auto parsed = parse_log(n.scalar(), ctx.r.remaining());
   if (parsed && !ctx.r.charge(n, parsed->bytes, "`events`")) return false;
   if (!parsed) {
     const ssec::error& bad = parsed.error();  // 1-based line and column in the log text
@@ -317,7 +315,7 @@ bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
     std::size_t column = 0;
     if (start_char(ctx, n) == '|') {
       const std::string_view file_line = nth_line(ctx.text, line - 1);
-      const std::string_view log_line = nth_line(n.Scalar(), bad.line - 1);
+      const std::string_view log_line = nth_line(n.scalar(), bad.line - 1);
       if (file_line.ends_with(log_line)) column = file_line.size() - log_line.size() + bad.column;
     }
     ctx.r.error(line, column, "in `events`: " + bad.message);
@@ -330,8 +328,8 @@ bool load_events(case_file& ctx, const YAML::Node& n, test_case& c) {
   return true;
 }
 
-bool load_limits(case_file& ctx, const YAML::Node& n, test_case& c) {
-  if (!n.IsMap()) {
+bool load_limits(case_file& ctx, const ssec::yaml::node& n, test_case& c) {
+  if (!n.is_map()) {
     ctx.r.error(n, "`limits` must be a map: {max_line: N, max_event_data: N}");
     return false;
   }
@@ -351,12 +349,12 @@ bool load_limits(case_file& ctx, const YAML::Node& n, test_case& c) {
   return true;
 }
 
-bool load_dialect_events(case_file& ctx, const YAML::Node& n, test_case& c) {
-  if (!n.IsScalar()) {
+bool load_dialect_events(case_file& ctx, const ssec::yaml::node& n, test_case& c) {
+  if (!n.is_scalar()) {
     ctx.r.error(n, "`dialect_events` must be text: one JSON object per line, in a literal block (|)");
     return false;
   }
-  std::string_view text = n.Scalar();
+  std::string_view text = n.scalar();
   std::size_t line = 0;
   while (!text.empty()) {
     const std::size_t eol = text.find('\n');
@@ -376,8 +374,9 @@ bool load_dialect_events(case_file& ctx, const YAML::Node& n, test_case& c) {
 }
 
 // Reads one case; returns false (with errors reported) when it is not valid.
-bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, const tag_list& tags, test_case& c) {
-  if (!node.IsMap()) {
+bool load_case(case_file& ctx, const ssec::yaml::node& node, std::string_view topic, const tag_list& tags,
+               test_case& c) {
+  if (!node.is_map()) {
     ctx.r.error(node, "each case must be a map of keys (id, name, from, tags, verdict, layer, input, events, ...)");
     return false;
   }
@@ -385,7 +384,7 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
   const auto keys_opt = ctx.r.read_mapping(node, "", allowed_keys());
   if (!keys_opt) return false;
   const ssec::yaml::mapping& keys = *keys_opt;
-  c.where = source_location{ctx.r.file(), static_cast<std::size_t>(node.Mark().line) + 1};
+  c.where = source_location{ctx.r.file(), static_cast<std::size_t>(node.mark().line) + 1};
   c.topic = std::string(topic);
 
   ctx.r.require(keys, "", {"id", "name", "from", "tags", "verdict", "layer", "events"});
@@ -397,7 +396,7 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
   // Emptiness and spaces are checked below, with messages that say what each value is for.
   constexpr ssec::yaml::list_rules any_strings{.single_ok = true, .empty_list_ok = true, .empty_items_ok = true};
   const auto field = [&](const char* key) -> const ssec::yaml::entry& { return *keys.find(key); };
-  const auto value = [&](const char* key) -> const YAML::Node& { return field(key).value; };
+  const auto value = [&](const char* key) -> const ssec::yaml::node& { return field(key).value; };
 
   if (auto id = ctx.r.text(field("id"), "", true)) {
     c.id = *id;
@@ -423,13 +422,13 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
     }
     if (c.from.empty()) ctx.r.error(value("from"), "`from` must name at least one source");
   }
-  if (value("tags").IsSequence() && value("tags").size() > 0) {
-    for (const auto& item : value("tags")) {
-      if (!item.IsScalar()) {
+  if (value("tags").is_sequence() && value("tags").size() > 0) {
+    for (const auto& item : value("tags").items()) {
+      if (!item.is_scalar()) {
         ctx.r.error(item, "each tag must be a single name");
         continue;
       }
-      const std::string tag = item.Scalar();
+      const std::string tag = item.scalar();
       if (!tags.contains(tag)) ctx.r.error(item, "tag `" + tag + "` is not in spec/tags.yaml");
       else if (std::find(c.tags.begin(), c.tags.end(), tag) != c.tags.end())
         ctx.r.error(item, "tag `" + tag + "` repeated");
@@ -484,7 +483,7 @@ bool load_case(case_file& ctx, const YAML::Node& node, std::string_view topic, c
   }
   if (keys.has("conforming")) {
     const auto& n = value("conforming");
-    if (!n.IsScalar() || n.Scalar() != "true")
+    if (!n.is_scalar() || n.scalar() != "true")
       ctx.r.error(n, "`conforming` can only be `true`; list broken rules in `findings`");
     c.conforming = true;
   }
@@ -545,7 +544,7 @@ tag_list load_tags_from_text(std::string_view text, std::string_view display, st
     errors.push_back(root.error());
     return out;
   }
-  if (!root->IsMap() || !(*root)["tags"] || !(*root)["tags"].IsMap() || root->size() != 1) {
+  if (!root->is_map() || !(*root)["tags"] || !(*root)["tags"].is_map() || root->size() != 1) {
     r.error(*root, "the tag list must be a map with the single key `tags`, mapping each tag to its description");
     return out;
   }
@@ -555,11 +554,11 @@ tag_list load_tags_from_text(std::string_view text, std::string_view display, st
       r.error(e.key_node, "tag `" + e.key + "` must be lowercase kebab-case (a-z, 0-9, -)");
       continue;
     }
-    if (!e.value.IsScalar() || e.value.Scalar().empty() || e.value.Scalar().find('\n') != std::string::npos) {
+    if (!e.value.is_scalar() || e.value.scalar().empty() || e.value.scalar().find('\n') != std::string::npos) {
       r.error(e.value, "tag `" + e.key + "` needs a one-line description");
       continue;
     }
-    out.descriptions.emplace(e.key, e.value.Scalar());
+    out.descriptions.emplace(e.key, e.value.scalar());
   }
   return out;
 }
@@ -593,12 +592,12 @@ ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view 
     out.errors.push_back(root.error());
     return out;
   }
-  if (!root->IsSequence()) {
+  if (!root->is_sequence()) {
     ctx.r.error(1, 1, "a case file must be one YAML document: a list of cases (`- id: ...`)");
     return out;
   }
   std::map<std::string, std::size_t> first_line;
-  for (const auto& node : *root) {
+  for (const auto& node : root->items()) {
     test_case c;
     if (!load_case(ctx, node, topic, tags, c)) continue;
     if (const auto seen = first_line.find(c.id); seen != first_line.end()) {

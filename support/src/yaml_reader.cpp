@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <sstream>
+#include <istream>
+#include <streambuf>
 #include <unordered_map>
 
 #include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
 #include "ssec/text.hpp"
@@ -21,119 +24,189 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
 }
 
-// Reads a text's parser events (no node is built): counts its documents and
-// measures, for the first, what its aliases repeat. Each anchored node's size
-// (its scalars' bytes plus node_cost per node, aliases inside it expanded) is
-// known when the node ends; an alias adds its anchor's size. It stops, by
-// throwing `refused`, at the alias that takes the total over the limit or
-// that names a node still open (a cycle), and at the second document.
-class document_scan final : public YAML::EventHandler {
+}  // namespace
+
+namespace detail {
+
+// The nodes of one document, in the order their events came (the root
+// first). A collection's children are a run of `children`: items, or keys
+// and values alternately; an alias's entry there is the index of the node it
+// names.
+struct tree {
+  struct record {
+    node_kind kind = node_kind::null;
+    yaml::mark at;
+    std::string scalar;
+    std::string tag;
+    std::uint32_t first = 0;  // into children
+    std::uint32_t count = 0;  // entries in children (2 per pair)
+  };
+  std::vector<record> records;
+  std::vector<std::uint32_t> children;
+
+  static node root(std::shared_ptr<const tree> t) { return node(std::move(t), 0); }
+  static node at(const std::shared_ptr<const tree>& t, std::uint32_t index) { return node(t, index); }
+};
+
+}  // namespace detail
+
+namespace {
+
+const std::string& no_text() {
+  static const std::string empty;
+  return empty;
+}
+
+yaml::mark mark_of(const YAML::Mark& m) { return yaml::mark{m.pos, m.line, m.column}; }
+
+// Builds the first document's tree from the parser's events, measuring as it
+// goes what its aliases repeat: each anchored node's size (its scalars' bytes
+// plus node_cost per node, aliases inside it expanded) is known when the node
+// ends, and an alias adds its anchor's size. It stops, by throwing `refused`,
+// at the alias that takes the total over the limit or that names a node
+// still open (a cycle), and at the start of a second document.
+class document_builder final : public YAML::EventHandler {
  public:
   struct refused {};
 
-  explicit document_scan(document_limits limits) : limits_(limits) {}
+  explicit document_builder(document_limits limits) : limits_(limits), tree_(std::make_shared<detail::tree>()) {}
 
   std::size_t documents = 0;
   YAML::Mark second_start;
   std::optional<ssec::error> problem;  // file left empty: load_document fills it in
-  std::uint64_t expansion = 0;
+
+  std::shared_ptr<detail::tree> take() { return std::move(tree_); }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (++documents == 2) second_start = mark;
-    sizes_.clear();
-    names_.clear();
-    open_.clear();
+    if (++documents == 2) {
+      second_start = mark;
+      throw refused{};  // nothing of it is read: its start is the error
+    }
   }
   void OnDocumentEnd() override {}
   void OnAnchor(const YAML::Mark&, const std::string& name) override { pending_name_ = name; }
-  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor, limits_.node_cost); }
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
-    leaf(anchor, saturating_add(limits_.node_cost, value.size()));
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    leaf(anchor, add_record(node_kind::null, mark, no_text(), no_text()), limits_.node_cost);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    leaf(anchor, add_record(node_kind::scalar, mark, tag, value), saturating_add(limits_.node_cost, value.size()));
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    const auto size = sizes_.find(anchor);
+    const auto named = anchors_.find(anchor);
     const auto name = names_.find(anchor);
     const std::string alias = name == names_.end() ? std::string("an alias") : "the alias *" + name->second;
-    if (size == sizes_.end()) {
+    if (named == anchors_.end() || !named->second.closed) {
       refuse(mark, alias + " refers to a node that contains it: a cycle no loader can read");
     }
-    expansion = saturating_add(expansion, size->second);
-    if (expansion > limits_.max_alias_expansion) {
+    expansion_ = saturating_add(expansion_, named->second.size);
+    if (expansion_ > limits_.max_alias_expansion) {
       refuse(mark, alias + " takes what the document's aliases repeat over " + size_text(limits_.max_alias_expansion) +
                        " (" + std::to_string(limits_.node_cost) +
                        " bytes a node plus the scalars' bytes): refused before building it (an alias bomb?)");
     }
-    add(size->second);
+    attach(named->second.index);
+    add(named->second.size);
   }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
-    open(anchor);
+    open(anchor, add_record(node_kind::sequence, mark, tag, no_text()));
   }
   void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
-    open(anchor);
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(anchor, add_record(node_kind::map, mark, tag, no_text()));
   }
   void OnMapEnd() override { close(); }
 
  private:
+  struct anchored {
+    std::uint32_t index;
+    std::uint64_t size = 0;
+    bool closed = false;
+  };
   struct collection {
+    std::uint32_t index;
     YAML::anchor_t anchor;
     std::uint64_t size;
+    std::size_t children_from;  // where its children start in pending_
   };
 
   [[noreturn]] void refuse(const YAML::Mark& at, std::string message) {
     problem = ssec::error{std::move(message), {}, one_based(at.line), one_based(at.column)};
     throw refused{};
   }
-  void name(YAML::anchor_t anchor) {
-    if (anchor != YAML::NullAnchor && !pending_name_.empty()) names_[anchor] = std::move(pending_name_);
+  // A new node, made a child of the collection open around it.
+  std::uint32_t add_record(node_kind kind, const YAML::Mark& mark, const std::string& tag, const std::string& scalar) {
+    const auto index = static_cast<std::uint32_t>(tree_->records.size());
+    tree_->records.push_back(detail::tree::record{kind, mark_of(mark), scalar, tag, 0, 0});
+    attach(index);
+    return index;
+  }
+  void attach(std::uint32_t index) {
+    if (!open_.empty()) pending_.push_back(index);
+  }
+  void name(YAML::anchor_t anchor, std::uint32_t index) {
+    if (anchor != YAML::NullAnchor) {
+      anchors_[anchor] = anchored{index};
+      if (!pending_name_.empty()) names_[anchor] = std::move(pending_name_);
+    }
     pending_name_.clear();
   }
   void add(std::uint64_t size) {
     if (!open_.empty()) open_.back().size = saturating_add(open_.back().size, size);
   }
-  void leaf(YAML::anchor_t anchor, std::uint64_t size) {
-    name(anchor);
-    if (anchor != YAML::NullAnchor) sizes_[anchor] = size;
+  void leaf(YAML::anchor_t anchor, std::uint32_t index, std::uint64_t size) {
+    name(anchor, index);
+    if (anchor != YAML::NullAnchor) {
+      anchors_[anchor].size = size;
+      anchors_[anchor].closed = true;
+    }
     add(size);
   }
-  void open(YAML::anchor_t anchor) {
-    name(anchor);
-    open_.push_back(collection{anchor, limits_.node_cost});
+  void open(YAML::anchor_t anchor, std::uint32_t index) {
+    name(anchor, index);
+    open_.push_back(collection{index, anchor, limits_.node_cost, pending_.size()});
   }
+  // The collection's children move from the pending stack into the tree, in one run.
   void close() {
     if (open_.empty()) return;
     const collection done = open_.back();
     open_.pop_back();
-    if (done.anchor != YAML::NullAnchor) sizes_[done.anchor] = done.size;
+    auto& record = tree_->records[done.index];
+    record.first = static_cast<std::uint32_t>(tree_->children.size());
+    record.count = static_cast<std::uint32_t>(pending_.size() - done.children_from);
+    tree_->children.insert(tree_->children.end(), pending_.begin() + static_cast<std::ptrdiff_t>(done.children_from),
+                           pending_.end());
+    pending_.resize(done.children_from);
+    if (done.anchor != YAML::NullAnchor) {
+      anchors_[done.anchor].size = done.size;
+      anchors_[done.anchor].closed = true;
+    }
     add(done.size);
   }
+
   document_limits limits_;
-  std::unordered_map<YAML::anchor_t, std::uint64_t> sizes_;  // anchors whose node has ended
+  std::shared_ptr<detail::tree> tree_;
+  std::uint64_t expansion_ = 0;
+  std::unordered_map<YAML::anchor_t, anchored> anchors_;
   std::unordered_map<YAML::anchor_t, std::string> names_;
   std::vector<collection> open_;
+  std::vector<std::uint32_t> pending_;  // children of the open collections, innermost last
   std::string pending_name_;
 };
 
-// Scans `text` (see document_scan). Reads at most two documents, because
-// yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed input
-// (jbeder/yaml-cpp#1319): that bound is what keeps it from looping. A syntax
-// error ends the scan quietly: YAML::Load reports it.
-document_scan scan(const std::string& text, document_limits limits) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  document_scan counter(limits);
-  try {
-    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
-    }
-  } catch (const document_scan::refused&) {
-  } catch (const YAML::Exception&) {
+// The text as a stream yaml-cpp reads, without copying it.
+class view_buffer final : public std::streambuf {
+ public:
+  explicit view_buffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // NOLINT(cppcoreguidelines-pro-type-const-cast): only read
+    setg(begin, begin, begin + text.size());
   }
-  return counter;
-}
+};
 
 // A plain (unquoted) scalar: how numbers and booleans must be written.
-bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+bool plain(const node& n) { return n.is_scalar() && n.tag() == "?"; }
 
 std::string name_of(const entry& e, std::string_view what) {
   return in_backticks(e.key) + (what.empty() ? std::string() : " of " + std::string(what));
@@ -154,9 +227,9 @@ std::string range_phrase(Int min, Int max) {
 }
 
 template <class Int>
-std::optional<Int> parse_integer(const YAML::Node& n, Int min, Int max) {
+std::optional<Int> parse_integer(const node& n, Int min, Int max) {
   if (!plain(n)) return std::nullopt;
-  const std::string& s = n.Scalar();
+  const std::string& s = n.scalar();
   Int v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min || v > max) return std::nullopt;
@@ -172,25 +245,61 @@ std::string size_text(std::uint64_t bytes) {
   return counted(bytes, "byte");
 }
 
-result<YAML::Node> load_document(const std::string& text, const std::string& file, document_limits limits) {
-  // The parser events first: a document refused here is never built.
-  const document_scan seen = scan(text, limits);
-  if (seen.problem) {
-    error refused = *seen.problem;
-    refused.file = file;
-    return refused;
+node_kind node::kind() const noexcept { return tree_ ? tree_->records[index_].kind : node_kind::undefined; }
+
+const std::string& node::scalar() const noexcept { return tree_ ? tree_->records[index_].scalar : no_text(); }
+
+const std::string& node::tag() const noexcept { return tree_ ? tree_->records[index_].tag : no_text(); }
+
+yaml::mark node::mark() const noexcept { return tree_ ? tree_->records[index_].at : yaml::mark{}; }
+
+std::size_t node::size() const noexcept {
+  switch (kind()) {
+    case node_kind::sequence: return tree_->records[index_].count;
+    case node_kind::map: return tree_->records[index_].count / 2;
+    default: return 0;
   }
-  YAML::Node root;
+}
+
+node node::child(std::size_t k) const {
+  return detail::tree::at(tree_, tree_->children[tree_->records[index_].first + k]);
+}
+
+node node::operator[](std::string_view key) const {
+  for (const auto& [k, v] : pairs()) {
+    if (k.is_scalar() && k.scalar() == key) return v;
+  }
+  return {};
+}
+
+result<node> load_document(std::string_view text, const std::string& file, document_limits limits) {
+  view_buffer buffer(text);
+  std::istream in(&buffer);
+  YAML::Parser parser(in);
+  document_builder builder(limits);
   try {
-    root = YAML::Load(text);
+    parser.HandleNextDocument(builder);
+    // Is there more? Only a second document's start is read (so yaml-cpp
+    // 0.7's LoadAll loop on malformed input, jbeder/yaml-cpp#1319, cannot
+    // happen here), and malformed text after the first document is an
+    // error like any other.
+    parser.HandleNextDocument(builder);
+  } catch (const document_builder::refused&) {
+    if (builder.problem) {
+      error refused = *builder.problem;
+      refused.file = file;
+      return refused;
+    }
   } catch (const YAML::Exception& e) {
     return error{"malformed YAML: " + e.msg, file, one_based(e.mark.line), one_based(e.mark.column)};
   }
-  if (seen.documents >= 2) {
-    return error{"a second YAML document starts here; a file holds one", file, one_based(seen.second_start.line),
-                 one_based(seen.second_start.column)};
+  if (builder.documents >= 2) {
+    return error{"a second YAML document starts here; a file holds one", file, one_based(builder.second_start.line),
+                 one_based(builder.second_start.column)};
   }
-  return root;
+  auto tree = builder.take();
+  if (tree->records.empty()) tree->records.emplace_back();  // an empty document: one null node
+  return detail::tree::root(std::move(tree));
 }
 
 std::string in_backticks(std::string_view s) { return "`" + std::string(s) + "`"; }
@@ -202,9 +311,9 @@ const entry* mapping::find(std::string_view key) const {
   return nullptr;
 }
 
-std::size_t reader::line(const YAML::Node& n) { return n ? one_based(n.Mark().line) : 0; }
+std::size_t reader::line(const node& n) { return n ? one_based(n.mark().line) : 0; }
 
-bool reader::charge(const YAML::Node& at, std::uint64_t bytes, std::string_view what) {
+bool reader::charge(const node& at, std::uint64_t bytes, std::string_view what) {
   if (bytes <= remaining()) {
     built_ += bytes;
     return true;
@@ -219,53 +328,53 @@ void reader::error(std::size_t line, std::size_t column, std::string message) {
   ++count_;
 }
 
-void reader::error(const YAML::Mark& at, std::string message) {
+void reader::error(const yaml::mark& at, std::string message) {
   error(one_based(at.line), one_based(at.column), std::move(message));
 }
 
-void reader::error(const YAML::Node& at, std::string message) {
+void reader::error(const node& at, std::string message) {
   if (!at) {
     error(0, 0, std::move(message));
     return;
   }
-  error(at.Mark(), std::move(message));
+  error(at.mark(), std::move(message));
 }
 
 void reader::error(const entry& at, std::string message) {
-  const bool empty_value = !at.value || at.value.IsNull();
-  if (at.key_node && (empty_value || at.value.Mark().line < 0)) {
+  const bool empty_value = !at.value || at.value.is_null();
+  if (at.key_node && (empty_value || at.value.mark().line < 0)) {
     error(at.key_node, std::move(message));
   } else {
     error(at.value, std::move(message));
   }
 }
 
-std::optional<mapping> reader::read_mapping(const YAML::Node& n, std::string_view what,
+std::optional<mapping> reader::read_mapping(const node& n, std::string_view what,
                                             const std::vector<std::string_view>& allowed) {
-  if (!n.IsMap()) {
+  if (!n.is_map()) {
     error(n, (what.empty() ? std::string("it") : std::string(what)) + " must be a mapping (key: value lines)");
     return std::nullopt;
   }
   mapping out{n, {}, true};
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    if (!it->first.IsScalar()) {
-      error(it->first, "keys" + (what.empty() ? std::string() : " of " + std::string(what)) + " must be plain names");
+  for (const auto& [key_node, value] : n.pairs()) {
+    if (!key_node.is_scalar()) {
+      error(key_node, "keys" + (what.empty() ? std::string() : " of " + std::string(what)) + " must be plain names");
       out.complete = false;
       continue;
     }
-    std::string key = it->first.Scalar();
+    std::string key = key_node.scalar();
     if (const entry* first = out.find(key)) {
-      error(it->first, "duplicate key " + in_backticks(key) + in_what(what) + " (first at line " +
-                           std::to_string(line(first->key_node)) + ")");
+      error(key_node, "duplicate key " + in_backticks(key) + in_what(what) + " (first at line " +
+                          std::to_string(line(first->key_node)) + ")");
       out.complete = false;
       continue;
     }
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      error(it->first, "unknown key " + in_backticks(key) + in_what(what) + " (allowed: " + join(allowed) + ")");
+      error(key_node, "unknown key " + in_backticks(key) + in_what(what) + " (allowed: " + join(allowed) + ")");
       out.complete = false;
       continue;
     }
-    out.entries.push_back(entry{std::move(key), it->first, it->second});
+    out.entries.push_back(entry{std::move(key), key_node, value});
   }
   return out;
 }
@@ -287,29 +396,29 @@ const entry* reader::field(const mapping& m, std::string_view key, std::string_v
 }
 
 std::optional<std::string> reader::text_at(const entry& e, const std::string& name, bool may_be_empty) {
-  if (!e.value.IsScalar()) {
+  if (!e.value.is_scalar()) {
     error(e, name + " must be a string");
     return std::nullopt;
   }
-  if (!may_be_empty && e.value.Scalar().empty()) {
+  if (!may_be_empty && e.value.scalar().empty()) {
     error(e, name + " must not be empty");
     return std::nullopt;
   }
-  return e.value.Scalar();
+  return e.value.scalar();
 }
 
 std::optional<std::string> reader::text(const entry& e, std::string_view what, bool may_be_empty) {
   return text_at(e, name_of(e, what), may_be_empty);
 }
 
-std::optional<std::string> reader::text(const YAML::Node& n, std::string_view name, bool may_be_empty) {
+std::optional<std::string> reader::text(const node& n, std::string_view name, bool may_be_empty) {
   return text_at(entry{{}, {}, n}, std::string(name), may_be_empty);
 }
 
 std::optional<bool> reader::boolean(const entry& e, std::string_view what) {
   if (plain(e.value)) {
-    if (e.value.Scalar() == "true") return true;
-    if (e.value.Scalar() == "false") return false;
+    if (e.value.scalar() == "true") return true;
+    if (e.value.scalar() == "false") return false;
   }
   error(e, name_of(e, what) + " must be true or false");
   return std::nullopt;
@@ -330,22 +439,22 @@ std::optional<std::uint64_t> reader::unsigned_integer(const entry& e, std::strin
 
 std::optional<std::vector<list_item>> reader::items_at(const entry& e, const std::string& name, list_rules rules) {
   std::vector<list_item> out;
-  if (rules.single_ok && e.value.IsScalar() && (rules.empty_items_ok || !e.value.Scalar().empty())) {
-    out.push_back(list_item{e.value.Scalar(), e.value});
+  if (rules.single_ok && e.value.is_scalar() && (rules.empty_items_ok || !e.value.scalar().empty())) {
+    out.push_back(list_item{e.value.scalar(), e.value});
     return out;
   }
-  if (!e.value.IsSequence()) {
+  if (!e.value.is_sequence()) {
     error(e, name + " must be " + (rules.single_ok ? "a string or " : "") + "a list of strings");
     return std::nullopt;
   }
   bool ok = true;
-  for (const auto& item : e.value) {
-    if (!item.IsScalar() || (!rules.empty_items_ok && item.Scalar().empty())) {
+  for (const node& item : e.value.items()) {
+    if (!item.is_scalar() || (!rules.empty_items_ok && item.scalar().empty())) {
       error(item, name + " must hold " + (rules.empty_items_ok ? "strings" : "non-empty strings"));
       ok = false;
       continue;
     }
-    out.push_back(list_item{item.Scalar(), item});
+    out.push_back(list_item{item.scalar(), item});
   }
   if (!ok) return std::nullopt;
   if (out.empty() && !rules.empty_list_ok) {
@@ -359,8 +468,7 @@ std::optional<std::vector<list_item>> reader::string_items(const entry& e, std::
   return items_at(e, name_of(e, what), rules);
 }
 
-std::optional<std::vector<list_item>> reader::string_items(const YAML::Node& n, std::string_view name,
-                                                           list_rules rules) {
+std::optional<std::vector<list_item>> reader::string_items(const node& n, std::string_view name, list_rules rules) {
   return items_at(entry{{}, {}, n}, std::string(name), rules);
 }
 

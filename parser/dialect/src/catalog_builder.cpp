@@ -47,16 +47,11 @@ class catalog_builder {
       errors_.push_back(root.error());
       return;
     }
-    try {
-      read_root(r, *root, cat);
-    } catch (const YAML::Exception& e) {
-      // Defensive: the checks above look before they convert, so this is not expected.
-      r.error(e.mark, "malformed catalog: " + e.msg);
-    }
+    read_root(r, *root, cat);
   }
 
-  void read_root(catalog_reader& r, const YAML::Node& root, catalog& cat) {
-    if (!root || root.IsNull()) {
+  void read_root(catalog_reader& r, const ssec::yaml::node& root, catalog& cat) {
+    if (!root || root.is_null()) {
       r.error(1, 1, "empty catalog");
       return;
     }
@@ -88,10 +83,10 @@ class catalog_builder {
     }
     if (auto p = r.text(*m, "purpose", "catalog", true)) info.purpose = *p;
     if (const entry* e = m->find("dialects")) {
-      if (!e->value.IsSequence() || e->value.size() == 0) {
+      if (!e->value.is_sequence() || e->value.size() == 0) {
         r.error(*e, "`dialects` must be a non-empty list");
       } else {
-        for (const auto& item : e->value) {
+        for (const auto& item : e->value.items()) {
           if (auto d = detail::parse_dialect(r, item)) raw_.push_back(std::move(*d));
         }
       }
@@ -99,10 +94,10 @@ class catalog_builder {
       r.require(*m, "catalog", {"dialects"});
     }
     if (const entry* e = m->find("rules")) {
-      if (!e->value.IsSequence()) {
+      if (!e->value.is_sequence()) {
         r.error(*e, "`rules` must be a list");
       } else {
-        for (const auto& item : e->value) {
+        for (const auto& item : e->value.items()) {
           if (auto rule = detail::parse_rule(r, item)) {
             rule_files_.push_back(&r);
             cat.rules_.push_back(std::make_unique<rule_spec>(std::move(*rule)));

@@ -75,10 +75,10 @@ bool is_semver(std::string_view s) {
          is_number_part(s.substr(b + 1));
 }
 
-location catalog_reader::where(const YAML::Node& n) const {
+location catalog_reader::where(const ssec::yaml::node& n) const {
   const std::size_t line = reader::line(n);
   if (line == 0) return {file(), 0, 0};
-  return {file(), static_cast<int>(line), n.Mark().column + 1};
+  return {file(), static_cast<int>(line), n.mark().column + 1};
 }
 
 void catalog_reader::error(const location& at, std::string message) {
@@ -149,22 +149,22 @@ namespace {
 
 // YAML value -> JSON, for defaults. Quoted scalars are strings; plain ones
 // follow the YAML 1.2 core schema (null, true/false, integers, floats).
-nlohmann::json to_json(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Null: return nullptr;
-    case YAML::NodeType::Sequence: {
+nlohmann::json to_json(const ssec::yaml::node& n) {
+  switch (n.kind()) {
+    case ssec::yaml::node_kind::null: return nullptr;
+    case ssec::yaml::node_kind::sequence: {
       auto out = nlohmann::json::array();
-      for (const auto& item : n) out.push_back(to_json(item));
+      for (const auto& item : n.items()) out.push_back(to_json(item));
       return out;
     }
-    case YAML::NodeType::Map: {
+    case ssec::yaml::node_kind::map: {
       auto out = nlohmann::json::object();
-      for (auto it = n.begin(); it != n.end(); ++it) out[it->first.Scalar()] = to_json(it->second);
+      for (const auto& [key, value] : n.pairs()) out[key.scalar()] = to_json(value);
       return out;
     }
-    case YAML::NodeType::Scalar: {
-      const std::string& s = n.Scalar();
-      if (n.Tag() != "?") return s;
+    case ssec::yaml::node_kind::scalar: {
+      const std::string& s = n.scalar();
+      if (n.tag() != "?") return s;
       if (s == "null" || s == "~") return nullptr;
       if (s == "true") return true;
       if (s == "false") return false;
@@ -190,23 +190,23 @@ std::optional<type_set> parse_types(catalog_reader& r, const entry& e, std::stri
       {"string", type_set::string},   {"number", type_set::number}, {"integer", type_set::integer},
       {"boolean", type_set::boolean}, {"object", type_set::object}, {"array", type_set::array},
       {"null", type_set::null},       {"any", type_set::any}};
-  std::vector<YAML::Node> items;
-  if (e.value.IsScalar()) {
+  std::vector<ssec::yaml::node> items;
+  if (e.value.is_scalar()) {
     items.push_back(e.value);
-  } else if (e.value.IsSequence() && e.value.size() > 0) {
-    for (const auto& item : e.value) items.push_back(item);
+  } else if (e.value.is_sequence() && e.value.size() > 0) {
+    for (const auto& item : e.value.items()) items.push_back(item);
   } else {
     r.error(e, "`type` of " + std::string(what) + " must be a type name or a non-empty list of them");
     return std::nullopt;
   }
   type_set out;
   for (const auto& item : items) {
-    const auto* found = item.IsScalar() ? std::find_if(std::begin(names), std::end(names),
-                                                       [&](const auto& p) { return p.first == item.Scalar(); })
-                                        : std::end(names);
+    const auto* found = item.is_scalar() ? std::find_if(std::begin(names), std::end(names),
+                                                        [&](const auto& p) { return p.first == item.scalar(); })
+                                         : std::end(names);
     if (found == std::end(names)) {
-      r.error(item, "unknown type " + in_backticks(item.IsScalar() ? item.Scalar() : "?") + " of " + std::string(what) +
-                        " (expected string, number, integer, boolean, object, array, null or any)");
+      r.error(item, "unknown type " + in_backticks(item.is_scalar() ? item.scalar() : "?") + " of " +
+                        std::string(what) + " (expected string, number, integer, boolean, object, array, null or any)");
       return std::nullopt;
     }
     out.bits = static_cast<std::uint8_t>(out.bits | found->second);
@@ -215,22 +215,22 @@ std::optional<type_set> parse_types(catalog_reader& r, const entry& e, std::stri
 }
 
 // Reads one field. `base` is the envelope field this one refines, if any.
-std::optional<field_spec> parse_field(catalog_reader& r, const YAML::Node& n, std::string_view owner,
+std::optional<field_spec> parse_field(catalog_reader& r, const ssec::yaml::node& n, std::string_view owner,
                                       const field_spec* base);
 
-bool parse_fields(catalog_reader& r, const YAML::Node& list, std::string_view owner,
+bool parse_fields(catalog_reader& r, const ssec::yaml::node& list, std::string_view owner,
                   const std::vector<field_spec>* envelope, std::vector<field_spec>& out) {
-  if (!list.IsSequence()) {
+  if (!list.is_sequence()) {
     r.error(list, "`fields` of " + std::string(owner) + " must be a list (use [] for none)");
     return false;
   }
   std::map<std::string, int> seen;  // key -> line
   bool ok = true;
-  for (const auto& item : list) {
+  for (const auto& item : list.items()) {
     const field_spec* base = nullptr;
-    if (envelope != nullptr && item.IsMap() && item["key"] && item["key"].IsScalar()) {
+    if (envelope != nullptr && item.is_map() && item["key"] && item["key"].is_scalar()) {
       for (const auto& ef : *envelope) {
-        if (ef.key == item["key"].Scalar()) base = &ef;
+        if (ef.key == item["key"].scalar()) base = &ef;
       }
     }
     auto f = parse_field(r, item, owner, base);
@@ -250,7 +250,7 @@ bool parse_fields(catalog_reader& r, const YAML::Node& list, std::string_view ow
   return ok;
 }
 
-std::optional<field_spec> parse_field(catalog_reader& r, const YAML::Node& n, std::string_view owner,
+std::optional<field_spec> parse_field(catalog_reader& r, const ssec::yaml::node& n, std::string_view owner,
                                       const field_spec* base) {
   auto m =
       r.read_mapping(n, "field", {"key", "type", "required", "default", "purpose", "source", "decision", "fields"});
@@ -307,7 +307,7 @@ std::optional<field_spec> parse_field(catalog_reader& r, const YAML::Node& n, st
   return f;
 }
 
-std::optional<frame_shape_spec> parse_shape(catalog_reader& r, const YAML::Node& n, std::string_view dialect) {
+std::optional<frame_shape_spec> parse_shape(catalog_reader& r, const ssec::yaml::node& n, std::string_view dialect) {
   auto m = r.read_mapping(n, "frame shape", {"shape", "detection", "handling", "prefix", "source", "decision"});
   if (!m) return std::nullopt;
   frame_shape_spec s;
@@ -343,7 +343,7 @@ std::optional<frame_shape_spec> parse_shape(catalog_reader& r, const YAML::Node&
   return s;
 }
 
-std::optional<event_spec> parse_event(catalog_reader& r, const YAML::Node& n, std::string_view dialect,
+std::optional<event_spec> parse_event(catalog_reader& r, const ssec::yaml::node& n, std::string_view dialect,
                                       const std::vector<field_spec>& envelope) {
   auto m = r.read_mapping(n, "event", {"type", "purpose", "source", "decision", "open", "fields"});
   if (!m) return std::nullopt;
@@ -379,7 +379,7 @@ std::optional<event_spec> parse_event(catalog_reader& r, const YAML::Node& n, st
   return ev;
 }
 
-std::optional<difference_spec> parse_difference(catalog_reader& r, const YAML::Node& n) {
+std::optional<difference_spec> parse_difference(catalog_reader& r, const ssec::yaml::node& n) {
   auto m = r.read_mapping(
       n, "difference", {"aspect", "base", "profile", "source", "decision", "events", "error_wire_event", "no_default"});
   if (!m) return std::nullopt;
@@ -462,22 +462,22 @@ const check_grammar check_grammars[] = {
 
 std::optional<check_spec> parse_check(catalog_reader& r, const entry& at, const std::string& rule) {
   const std::string what = "check of rule " + in_backticks(rule);
-  if (!at.value.IsMap()) {
+  if (!at.value.is_map()) {
     r.error(at, what + " must be a mapping with a `kind`");
     return std::nullopt;
   }
-  const YAML::Node kind_node = at.value["kind"];
-  if (!kind_node || !kind_node.IsScalar()) {
+  const ssec::yaml::node kind_node = at.value["kind"];
+  if (!kind_node || !kind_node.is_scalar()) {
     r.error(at, what + " needs a `kind`");
     return std::nullopt;
   }
   const auto* g = std::find_if(std::begin(check_grammars), std::end(check_grammars),
-                               [&](const check_grammar& c) { return c.name == kind_node.Scalar(); });
+                               [&](const check_grammar& c) { return c.name == kind_node.scalar(); });
   if (g == std::end(check_grammars)) {
     std::vector<std::string_view> names;
     for (const auto& c : check_grammars) names.push_back(c.name);
     r.error(kind_node,
-            "unknown check kind " + in_backticks(kind_node.Scalar()) + " (expected one of: " + ssec::join(names) + ")");
+            "unknown check kind " + in_backticks(kind_node.scalar()) + " (expected one of: " + ssec::join(names) + ")");
     return std::nullopt;
   }
   std::vector<std::string_view> allowed{"kind"};
@@ -568,7 +568,7 @@ std::optional<check_spec> parse_check(catalog_reader& r, const entry& at, const 
 
 }  // namespace
 
-std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n) {
+std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n) {
   auto m = r.read_mapping(n, "rule",
                           {"id", "severity", "basis", "dialects", "text", "source", "quote", "decision", "check"});
   if (!m) return std::nullopt;
@@ -647,7 +647,7 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n) {
   return rule;
 }
 
-std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n) {
+std::optional<raw_dialect> parse_dialect(catalog_reader& r, const ssec::yaml::node& n) {
   auto m = r.read_mapping(n, "dialect",
                           {"name", "purpose", "source", "decision", "frame_shapes", "frames_from", "profile_of",
                            "differences", "envelope", "events"});
@@ -688,12 +688,12 @@ std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n)
     if (m->find("frames_from") != nullptr) {
       r.error(e->key_node, what + " has both `frame_shapes` and `frames_from`");
       ok = false;
-    } else if (!e->value.IsSequence()) {
+    } else if (!e->value.is_sequence()) {
       r.error(*e, "`frame_shapes` of " + what + " must be a list");
       ok = false;
     } else {
       std::map<shape, int> seen;
-      for (const auto& item : e->value) {
+      for (const auto& item : e->value.items()) {
         auto s = parse_shape(r, item, d.name);
         if (!s) {
           ok = false;
@@ -733,11 +733,11 @@ std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n)
     }
   }
   if (const entry* e = m->find("events")) {
-    if (!e->value.IsSequence()) {
+    if (!e->value.is_sequence()) {
       r.error(*e, "`events` of " + what + " must be a list");
       ok = false;
     } else {
-      for (const auto& item : e->value) {
+      for (const auto& item : e->value.items()) {
         auto ev = parse_event(r, item, d.name, d.envelope);
         if (!ev) {
           ok = false;
@@ -759,11 +759,11 @@ std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n)
     ok = false;
   }
   if (const entry* e = m->find("differences")) {
-    if (!e->value.IsSequence()) {
+    if (!e->value.is_sequence()) {
       r.error(*e, "`differences` of " + what + " must be a list");
       ok = false;
     } else {
-      for (const auto& item : e->value) {
+      for (const auto& item : e->value.items()) {
         if (auto diff = parse_difference(r, item)) d.differences.push_back(std::move(*diff));
         else ok = false;
       }

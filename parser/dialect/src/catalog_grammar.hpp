@@ -32,7 +32,7 @@ class catalog_reader : public ssec::yaml::reader {
 
   std::string document;  ///< The file's `document`, once read.
 
-  location where(const YAML::Node& n) const;
+  location where(const ssec::yaml::node& n) const;
   void error(const location& at, std::string message);
 
   std::optional<std::string> text(const mapping& m, std::string_view key, std::string_view what, bool required);
@@ -55,8 +55,8 @@ struct raw_dialect {
   bool has_own_shapes = false;
 };
 
-std::optional<raw_dialect> parse_dialect(catalog_reader& r, const YAML::Node& n);
-std::optional<rule_spec> parse_rule(catalog_reader& r, const YAML::Node& n);
+std::optional<raw_dialect> parse_dialect(catalog_reader& r, const ssec::yaml::node& n);
+std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n);
 
 /// Reads the sources as one set and resolves names across them (catalog_builder.cpp).
 ssec::load_result<std::shared_ptr<const catalog>> build_catalogs(std::span<const catalog_source> sources);

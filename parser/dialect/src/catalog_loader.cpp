@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The public catalog load functions. The grammar is in catalog_grammar.cpp,
-// the cross-file resolution in catalog_builder.cpp. yaml-cpp throws; every
-// exception is caught below them or here and becomes an ssec::error, so
-// nothing escapes the library API.
+// the cross-file resolution in catalog_builder.cpp. Every exception (the YAML
+// reader lets none of yaml-cpp's out) is caught here and becomes an
+// ssec::error, so nothing escapes the library API.
 #include "catalog_grammar.hpp"
 #include "ssec/input.hpp"
 
@@ -12,7 +12,7 @@ ssec::load_result<std::shared_ptr<const catalog>> load_catalogs(std::span<const 
   try {
     return detail::build_catalogs(sources);
   } catch (const std::exception& e) {
-    // Only allocation failure or a yaml-cpp surprise can land here.
+    // Only allocation failure or a surprise can land here.
     ssec::load_result<std::shared_ptr<const catalog>> out;
     out.errors.push_back(ssec::error{std::string("catalog loader failed: ") + e.what()});
     return out;

@@ -457,7 +457,7 @@ std::vector<error_case> error_cases() {
        "demo.yaml:9:5: duplicate key `purpose` in dialect (first at line 7)"},
       {"yaml_syntax", edited(b, "types: [ping]}", "types: [ping]"), "demo.yaml:24:5: malformed YAML: "},
       {"unknown_top_level_key", b + "extra: 1\n", "demo.yaml:25:1: unknown key `extra` in catalog"},
-      // A second document would otherwise be ignored without a word (YAML::Load reads the first).
+      // A second document would otherwise be ignored without a word (a YAML reader stops after the first).
       {"second_document", b + "---\nextra: 1\n",
        "demo.yaml:25:1: a second YAML document starts here; a file holds one"},
       {"unknown_json_type", edited(b, "type: integer", "type: integr"),

@@ -3,25 +3,156 @@
 // exactly one document, and reading mappings and scalars with every problem
 // collected as an `ssec::error` at its file:line:column. One wording for each
 // kind of problem across the loaders; keys and names are quoted `so`.
-// yaml-cpp throws; nothing here lets a yaml-cpp exception escape.
+// The document is read in one pass of yaml-cpp's parser events into a tree of
+// our own (`node`): yaml-cpp's own tree would need a second parse (its
+// builder does not report what the limits below need), and parsing twice was
+// most of every loader's time (tools/docs/benchmarks.md, issue 17 target 1).
+// yaml-cpp throws; nothing here lets a yaml-cpp exception escape, and no
+// yaml-cpp type is in this interface.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "ssec/result.hpp"
 
 namespace ssec::yaml {
 
-/// How much a document may build beyond its own text. yaml-cpp shares the
-/// node an alias names, but every loader walks and copies what it reads, so
+/// A position in the text, as the parser gives it: 0-based byte offset, line
+/// and column; -1 where there is none (a node that does not exist).
+struct mark {
+  int pos = -1;
+  int line = -1;
+  int column = -1;
+};
+
+/// What a node is. `null` is an empty value, `~` or `null` written plain.
+enum class node_kind : std::uint8_t {
+  undefined,  ///< No node: a key a mapping lacks, a default-made node.
+  null,       ///< An empty value (also the whole of an empty document).
+  scalar,     ///< A string as written (`tag()` tells plain from quoted).
+  sequence,   ///< A list: items().
+  map,        ///< A mapping: pairs(), every key in file order, repeated keys too.
+};
+
+namespace detail {
+struct tree;
+}
+
+struct node_pair;
+template <class Value>
+class node_range;
+
+/// One node of a loaded document. A handle: copying it is cheap and shares the
+/// document, which lives while any of its nodes does. An alias is the node it
+/// names (the same node, with the anchor's position). Read-only, so
+/// thread-safe to read from several threads.
+class node {
+ public:
+  /// An undefined node (false, kind undefined).
+  node() = default;
+
+  /// False only for an undefined node.
+  explicit operator bool() const noexcept { return kind() != node_kind::undefined; }
+  node_kind kind() const noexcept;
+  bool is_null() const noexcept { return kind() == node_kind::null; }
+  bool is_scalar() const noexcept { return kind() == node_kind::scalar; }
+  bool is_sequence() const noexcept { return kind() == node_kind::sequence; }
+  bool is_map() const noexcept { return kind() == node_kind::map; }
+
+  /// A scalar's text; empty for every other kind.
+  const std::string& scalar() const noexcept;
+  /// The tag as the parser resolved it: "?" for a plain scalar, "!" for a
+  /// quoted one, the tag written otherwise; empty for null and undefined nodes.
+  const std::string& tag() const noexcept;
+  /// Where the node starts in the text; all -1 for an undefined node.
+  yaml::mark mark() const noexcept;
+
+  /// Items of a sequence, pairs of a mapping, 0 for every other kind.
+  std::size_t size() const noexcept;
+  /// The value of the first pair whose key is the scalar `key`; an undefined
+  /// node when there is none, or when this node is not a mapping.
+  node operator[](std::string_view key) const;
+
+  /// A sequence's items in order; empty for every other kind.
+  node_range<node> items() const;
+  /// A mapping's pairs in file order; empty for every other kind.
+  node_range<node_pair> pairs() const;
+
+ private:
+  friend struct detail::tree;
+  template <class Value>
+  friend class node_range;
+  node(std::shared_ptr<const detail::tree> tree, std::uint32_t index) : tree_(std::move(tree)), index_(index) {}
+  node child(std::size_t k) const;
+
+  std::shared_ptr<const detail::tree> tree_;
+  std::uint32_t index_ = 0;
+};
+
+/// One key and its value, as a mapping holds them.
+struct node_pair {
+  node first;   ///< The key.
+  node second;  ///< The value.
+};
+
+/// The children of one node: items of a sequence (as nodes), pairs of a
+/// mapping (as node_pair); empty for every other kind. The range and its
+/// iterators hold the node, so they may outlive the node they were asked of.
+template <class Value>
+class node_range {
+ public:
+  class iterator {
+   public:
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(node of, std::size_t at) : of_(std::move(of)), at_(at) {}
+    Value operator*() const {
+      if constexpr (std::is_same_v<Value, node_pair>) {
+        return node_pair{of_.child(2 * at_), of_.child(2 * at_ + 1)};
+      } else {
+        return of_.child(at_);
+      }
+    }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++at_;
+      return was;
+    }
+    bool operator==(const iterator& other) const noexcept { return at_ == other.at_; }
+
+   private:
+    node of_;
+    std::size_t at_ = 0;
+  };
+
+  explicit node_range(node of) : of_(std::move(of)) {}
+  iterator begin() const { return iterator(of_, 0); }
+  iterator end() const { return iterator(node(), of_.size()); }
+  std::size_t size() const noexcept { return of_.size(); }
+
+ private:
+  node of_;
+};
+
+inline node_range<node> node::items() const { return node_range<node>(is_sequence() ? *this : node()); }
+inline node_range<node_pair> node::pairs() const { return node_range<node_pair>(is_map() ? *this : node()); }
+
+/// How much a document may build beyond its own text. The tree holds the
+/// node an alias names once, but every loader walks and copies what it reads, so
 /// an alias costs what its node costs again: seven levels of ten aliases
 /// each are ten million copies from a few kilobytes (an "alias bomb").
 struct document_limits {
@@ -42,7 +173,7 @@ struct document_limits {
 /// loader copies a node); "the alias *name refers to a node that contains
 /// it" at an alias inside its own anchor (a cycle, which every walk of the
 /// tree would follow forever). An empty text is one document, a null node.
-result<YAML::Node> load_document(const std::string& text, const std::string& file, document_limits limits = {});
+result<node> load_document(std::string_view text, const std::string& file, document_limits limits = {});
 
 /// What one file may make its loader build (strings, inputs with their
 /// repeats multiplied, expected logs): 128 MiB, room for a case's largest
@@ -58,13 +189,13 @@ std::string in_backticks(std::string_view s);
 /// One key of a mapping, with its nodes for error positions.
 struct entry {
   std::string key;
-  YAML::Node key_node;
-  YAML::Node value;
+  node key_node;
+  node value;
 };
 
 /// A mapping's accepted entries, in file order, each key once.
 struct mapping {
-  YAML::Node node;
+  yaml::node node;
   std::vector<entry> entries;
   bool complete = true;  ///< False when a key was rejected (duplicate, unknown, not a plain name).
 
@@ -84,7 +215,7 @@ struct list_rules {
 /// One string of a list, with its node for error positions.
 struct list_item {
   std::string text;
-  YAML::Node node;
+  yaml::node node;
 };
 
 /// Reads one file's nodes, sending every problem to a shared error list with
@@ -106,18 +237,18 @@ class reader {
   /// reports "<what> would build N bytes, more than the M left of this file's
   /// budget of B (repeats multiplied, aliases expanded)" at `at`, books
   /// nothing, and returns false: the loader must not build them.
-  bool charge(const YAML::Node& at, std::uint64_t bytes, std::string_view what);
+  bool charge(const node& at, std::uint64_t bytes, std::string_view what);
   /// Bytes booked so far, and what is left of the budget.
   std::uint64_t built() const noexcept { return built_; }
   std::uint64_t remaining() const noexcept { return budget_ - built_; }
 
   /// 1-based line of a node, 0 when unknown.
-  static std::size_t line(const YAML::Node& n);
+  static std::size_t line(const node& n);
 
   /// Reports at a 1-based line and column (0: unknown).
   void error(std::size_t line, std::size_t column, std::string message);
-  void error(const YAML::Mark& at, std::string message);
-  void error(const YAML::Node& at, std::string message);
+  void error(const yaml::mark& at, std::string message);
+  void error(const node& at, std::string message);
   /// At the entry's value, or at its key when the value is empty.
   void error(const entry& at, std::string message);
 
@@ -127,7 +258,7 @@ class reader {
   /// `k` in <what> (allowed: a, b)") and left out. std::nullopt when `n` is
   /// not a mapping ("<what> must be a mapping"). An empty `what` drops the
   /// " in <what>" part.
-  std::optional<mapping> read_mapping(const YAML::Node& n, std::string_view what,
+  std::optional<mapping> read_mapping(const node& n, std::string_view what,
                                       const std::vector<std::string_view>& allowed);
 
   /// Reports each of `keys` the mapping lacks ("missing required key `k` in
@@ -143,7 +274,7 @@ class reader {
 
   /// A string scalar; "" only when `may_be_empty`.
   std::optional<std::string> text(const entry& e, std::string_view what, bool may_be_empty = false);
-  std::optional<std::string> text(const YAML::Node& n, std::string_view name, bool may_be_empty = false);
+  std::optional<std::string> text(const node& n, std::string_view name, bool may_be_empty = false);
 
   /// true or false, written so and unquoted (YAML 1.2 core schema: no yes/no/on/off).
   std::optional<bool> boolean(const entry& e, std::string_view what);
@@ -158,7 +289,7 @@ class reader {
 
   /// A list of strings (see list_rules), each with its node.
   std::optional<std::vector<list_item>> string_items(const entry& e, std::string_view what, list_rules rules = {});
-  std::optional<std::vector<list_item>> string_items(const YAML::Node& n, std::string_view name, list_rules rules = {});
+  std::optional<std::vector<list_item>> string_items(const node& n, std::string_view name, list_rules rules = {});
   /// The same, the strings only.
   std::optional<std::vector<std::string>> strings(const entry& e, std::string_view what, list_rules rules = {});
 

@@ -9,8 +9,6 @@
 #include <map>
 #include <sstream>
 
-#include <yaml-cpp/yaml.h>
-
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/input.hpp"
@@ -28,13 +26,13 @@ using ssec::yaml::reader;
 // --- loading -------------------------------------------------------------------
 
 // A plain scalar (not quoted): how numbers and booleans must be written.
-bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+bool plain(const ssec::yaml::node& n) { return n.is_scalar() && n.tag() == "?"; }
 
 std::optional<double> seconds_value(reader& ctx, const entry& e) {
-  const YAML::Node& n = e.value;
+  const ssec::yaml::node& n = e.value;
   double v = -1;
   if (plain(n)) {
-    const std::string& s = n.Scalar();
+    const std::string& s = n.scalar();
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) v = -1;
   }
@@ -48,7 +46,7 @@ std::optional<double> seconds_value(reader& ctx, const entry& e) {
 // ${NAME} expansion at load time, so an unset variable names its place. The
 // expanded value is booked against the file's budget: a variable's value is
 // as long as the environment allows, and aliases repeat the text that names it.
-std::optional<std::string> expanded(reader& ctx, const YAML::Node& n, const std::string& text,
+std::optional<std::string> expanded(reader& ctx, const ssec::yaml::node& n, const std::string& text,
                                     std::vector<std::string>& secrets, std::string_view key) {
   auto out = expand_env_braced(text, secrets);
   if (!out) {
@@ -123,7 +121,7 @@ struct request_fields {
   bool resume = false;
 };
 
-bool load_limits(reader& ctx, const YAML::Node& n, scenario_limits& lim) {
+bool load_limits(reader& ctx, const ssec::yaml::node& n, scenario_limits& lim) {
   const auto e = ctx.read_mapping(
       n, "`limits`",
       {"timeout_s", "idle_timeout_s", "max_time_s", "max_bytes", "max_events", "max_line", "max_event_data"});
@@ -146,7 +144,7 @@ bool load_limits(reader& ctx, const YAML::Node& n, scenario_limits& lim) {
   return ctx.count() == before;
 }
 
-bool load_headers(reader& ctx, const YAML::Node& n, std::vector<std::string>& secrets,
+bool load_headers(reader& ctx, const ssec::yaml::node& n, std::vector<std::string>& secrets,
                   std::vector<std::pair<std::string, std::string>>& headers) {
   const auto e = ctx.read_mapping(n, "`headers`", {});
   if (!e || !e->complete) return false;
@@ -206,14 +204,14 @@ void load_common(reader& ctx, const sse::dialect::catalog& contract, const mappi
   }
 }
 
-std::vector<std::string> type_list(reader& ctx, const YAML::Node& n, std::string_view key,
+std::vector<std::string> type_list(reader& ctx, const ssec::yaml::node& n, std::string_view key,
                                    const sse::dialect::dialect_spec* d, const std::string& dialect) {
   std::vector<std::string> out;
-  if (!n.IsSequence()) {
+  if (!n.is_sequence()) {
     ctx.error(n, "`" + std::string(key) + "` must be a list of event types, e.g. [run_started, done]");
     return out;
   }
-  for (const auto& item : n) {
+  for (const auto& item : n.items()) {
     const auto t = ctx.text(item, ssec::yaml::in_backticks(key), true);
     if (!t) continue;
     if (t->empty()) {
@@ -234,7 +232,7 @@ std::vector<std::string> type_list(reader& ctx, const YAML::Node& n, std::string
   return out;
 }
 
-void load_expect(reader& ctx, const YAML::Node& n, scenario_request& q) {
+void load_expect(reader& ctx, const ssec::yaml::node& n, scenario_request& q) {
   const auto e = ctx.read_mapping(n, "`expect`", {"sequence", "includes", "excludes"});
   if (!e || !e->complete) return;
   for (const auto& [key, key_node, value] : e->entries) {
@@ -263,7 +261,7 @@ std::uint64_t copied_from_defaults(const request_fields& defaults) {
 
 // False when the file's budget is spent: the requests after it are not read
 // (each would only say so again).
-bool load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+bool load_request(reader& ctx, const sse::dialect::catalog& contract, const ssec::yaml::node& n,
                   const request_fields& defaults, const std::filesystem::path& base_dir,
                   std::vector<std::string>& secrets, scenario& s) {
   const auto e = ctx.read_mapping(
@@ -313,7 +311,7 @@ bool load_request(reader& ctx, const sse::dialect::catalog& contract, const YAML
 }
 
 // False when the file's budget is spent (see load_request).
-bool load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAML::Node& n,
+bool load_scenario(reader& ctx, const sse::dialect::catalog& contract, const ssec::yaml::node& n,
                    const request_fields& defaults, const std::filesystem::path& base_dir,
                    std::vector<std::string>& secrets, std::vector<scenario>& out) {
   const auto e = ctx.read_mapping(n, "a scenario", {"name", "requests"});
@@ -321,13 +319,13 @@ bool load_scenario(reader& ctx, const sse::dialect::catalog& contract, const YAM
   scenario s;
   s.line = ctx.line(n);
   if (const auto name = ctx.text(*e->find("name"), "", true)) s.name = *name;
-  const YAML::Node& requests = e->find("requests")->value;
-  if (!requests.IsSequence() || requests.size() == 0) {
+  const ssec::yaml::node& requests = e->find("requests")->value;
+  if (!requests.is_sequence() || requests.size() == 0) {
     ctx.error(requests, "`requests` must be a non-empty list of requests");
     return true;
   }
   bool within_budget = true;
-  for (const auto& r : requests) {
+  for (const auto& r : requests.items()) {
     within_budget = load_request(ctx, contract, r, defaults, base_dir, secrets, s);
     if (!within_budget) break;
   }
@@ -358,7 +356,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     result.errors.push_back(root.error());
     return result;
   }
-  if (!*root || root->IsNull()) {
+  if (!*root || root->is_null()) {
     result.errors.push_back(ssec::error{"the file is empty: it needs `version` and `scenarios`", std::string(display)});
     return result;
   }
@@ -376,12 +374,12 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
     const auto d = ctx.read_mapping(it->value, "`defaults`", {"dialect", "method", "headers", "limits", "resume"});
     if (d && d->complete) load_common(ctx, *contract, *d, result.value.secrets, defaults);
   }
-  const YAML::Node& scenarios = e->find("scenarios")->value;
-  if (!scenarios.IsSequence() || scenarios.size() == 0) {
+  const ssec::yaml::node& scenarios = e->find("scenarios")->value;
+  if (!scenarios.is_sequence() || scenarios.size() == 0) {
     ctx.error(scenarios, "`scenarios` must be a non-empty list of scenarios");
     return result;
   }
-  for (const auto& s : scenarios) {
+  for (const auto& s : scenarios.items()) {
     if (!load_scenario(ctx, *contract, s, defaults, base_dir, result.value.secrets, result.value.scenarios)) break;
   }
   std::map<std::string, std::size_t> names;
