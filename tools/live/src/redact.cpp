@@ -15,8 +15,15 @@ namespace {
 // a literal ${. The error's message is the name of the variable that is not set.
 result<std::string> expand(std::string_view text, std::vector<std::string>& secrets, bool braced_only) {
   std::string out;
+  out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    if (text[i] != '$' || i + 1 == text.size()) {
+    // The text up to the next `$` as one piece: a long header copied by
+    // alias into every request is expanded once per copy.
+    const std::size_t dollar = std::min(text.find('$', i), text.size());
+    out.append(text.substr(i, dollar - i));
+    i = dollar;
+    if (i == text.size()) break;
+    if (i + 1 == text.size()) {
       out += text[i++];
       continue;
     }

@@ -319,6 +319,36 @@ TEST(secrets, only_braced_variables_are_expanded_in_scenarios) {
   EXPECT_EQ(unset.error().to_string(), "${SSEC_LIVE_TEST_UNSET_VAR} is not set in the environment");
 }
 
+// The text between variables is copied a piece at a time: every edge of a
+// piece (a `$` first or last, an unclosed or empty brace, `$$` runs, no `$`
+// at all) keeps its bytes, under both expanders.
+TEST(secrets, text_around_variables_is_kept_byte_for_byte) {
+  ::setenv("SSEC_LIVE_TEST_TOKEN", "s3cr3t-value", 1);
+  std::vector<std::string> secrets;
+  const std::pair<std::string, std::string> braced[] = {
+      {"", ""},
+      {"no variable at all", "no variable at all"},
+      {"$", "$"},
+      {"ends in $", "ends in $"},
+      {"$ starts", "$ starts"},
+      {"${unclosed", "${unclosed"},
+      {"${}", "${}"},
+      {"$$$", "$$$"},
+      {"$${SSEC_LIVE_TEST_TOKEN}", "${SSEC_LIVE_TEST_TOKEN}"},
+      {"a${SSEC_LIVE_TEST_TOKEN}b$", "as3cr3t-valueb$"},
+      {"${SSEC_LIVE_TEST_TOKEN}${SSEC_LIVE_TEST_TOKEN}", "s3cr3t-values3cr3t-value"},
+      {std::string(5000, 'h') + "$" + std::string(5000, 'h'), std::string(5000, 'h') + "$" + std::string(5000, 'h')},
+  };
+  for (const auto& [in, out] : braced) {
+    const auto got = ssec::live::expand_env_braced(in, secrets);
+    ASSERT_TRUE(got.ok()) << in;
+    EXPECT_EQ(*got, out) << in;
+  }
+  const auto plain = ssec::live::expand_env("$ a $SSEC_LIVE_TEST_TOKEN-b $ ${}$", secrets);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(*plain, "$ a s3cr3t-value-b $ ${}$");
+}
+
 // A variable named many times (or in every request of a scenario file) is
 // one secret: each report string is redacted once per secret.
 TEST(secrets, a_value_is_kept_once_however_often_it_is_expanded) {
