@@ -3,7 +3,6 @@
 #include "ssec/conformance/consumer_profile.hpp"
 
 #include <algorithm>
-#include <optional>
 
 #include "ssec/input.hpp"
 #include "ssec/yaml_reader.hpp"
@@ -205,10 +204,12 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
     }
     for (const auto& ptr : t.reads) {
       const resolved now = resolve(*ne, ptr);
-      const std::optional<resolved> before = oe != nullptr ? std::optional<resolved>(resolve(*oe, ptr)) : std::nullopt;
+      // A type the old contract lacks resolves as missing there (a plain
+      // value, not an optional: GCC 12 at -O2 warned it may be uninitialized).
+      const resolved before = oe != nullptr ? resolve(*oe, ptr) : resolved{};
       const std::string where = yaml::in_backticks(t.type + ptr);
       if (now.how == resolved::kind::missing) {
-        if (before && before->how != resolved::kind::missing) {
+        if (before.how != resolved::kind::missing) {
           add(out, "FIELD_REMOVED", profile_level::err, t.type, ptr,
               "the consumer reads " + where + ", which the new contract removes", t.line);
         } else {
@@ -217,9 +218,9 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
         }
         continue;
       }
-      if (now.how != resolved::kind::field || !before || before->how != resolved::kind::field) continue;
+      if (now.how != resolved::kind::field || before.how != resolved::kind::field) continue;
       const dl::field_spec& nf = *now.field;
-      const dl::field_spec& of = *before->field;
+      const dl::field_spec& of = *before.field;
       if (of.required && !nf.required && !nf.default_value) {
         add(out, "FIELD_NOW_OPTIONAL", profile_level::warn, t.type, ptr,
             "the consumer reads " + where + ", which the new contract no longer requires and gives no default", t.line);
