@@ -748,15 +748,20 @@ struct decoder::impl final : detail::field_source {
     return nullptr;
   }
 
-  // members -> fields: one entry per key (first position, last value), then defaults.
-  void fields_from_members(const event_spec* spec) {
+  // members -> fields: one entry per key (first position, last value), then
+  // defaults. `keys_unique`: the caller knows no key repeats (the flat index
+  // noted it), so none is looked for.
+  void fields_from_members(const event_spec* spec, bool keys_unique = false) {
     fields.clear();
+    fields.reserve(members.size());
     bool duplicates = false;
-    const bool indexed = members.size() > 32;  // avoid quadratic work on huge objects
+    const bool indexed = !keys_unique && members.size() > 32;  // avoid quadratic work on huge objects
     if (indexed) member_index.clear();
     for (const auto& [key, value] : members) {
       std::size_t at = fields.size();
-      if (indexed) {
+      if (keys_unique) {
+        // a new key: at stays at the end
+      } else if (indexed) {
         const auto [it, inserted] = member_index.emplace(key, fields.size());
         if (!inserted) at = it->second;
       } else {
@@ -792,7 +797,7 @@ struct decoder::impl final : detail::field_source {
     if (fields_pending) {
       fields_pending = false;
       flat.values(members);
-      fields_from_members(pending_spec);
+      fields_from_members(pending_spec, !flat.duplicates());
     }
     return fields;
   }

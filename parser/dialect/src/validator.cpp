@@ -196,6 +196,7 @@ struct validator::impl {
   std::optional<std::size_t> utf8_reported_frame;
   // Scratch reused by every frame.
   std::vector<std::pair<std::string_view, value_view>> members;
+  std::vector<const field_spec*> member_specs;  // of members: the decoder's field_view::spec
   std::vector<std::string> path;
   std::vector<std::string_view> lines;   // of the frame's block, or of the tail
   std::vector<type_roles> roles;         // of each rule (states' order) for the type of...
@@ -287,13 +288,27 @@ struct validator::impl {
   }
 
   // Fields of one object level against their declarations.
+  // `specs`, when given: each member's declaration as the decoder found it
+  // in `declared` (null: undeclared), and no key repeats (the decoder's
+  // fields are one per key); else they are looked up here.
   void check_object(const std::vector<std::pair<std::string_view, value_view>>& members,
                     const std::vector<field_spec>& declared, std::string_view type, std::vector<std::string>& path,
-                    bool top, bool report_undeclared, std::size_t frame, std::uint64_t offset) {
+                    bool top, bool report_undeclared, std::size_t frame, std::uint64_t offset,
+                    const std::vector<const field_spec*>* specs = nullptr) {
     const auto present = [&](std::string_view key) {
       return std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.first == key; });
     };
+    // With one member per key, as many required members as required
+    // declarations means none is missing: the search below is skipped.
+    bool all_required_present = false;
+    if (specs != nullptr) {
+      const auto required = [](const field_spec* f) { return f != nullptr && f->required; };
+      all_required_present =
+          std::count_if(specs->begin(), specs->end(), required) ==
+          std::count_if(declared.begin(), declared.end(), [](const field_spec& f) { return f.required; });
+    }
     for (const auto& f : declared) {
+      if (all_required_present) break;
       if (!f.required || present(f.key)) continue;
       path.push_back(f.key);
       if (const rule_spec* r = required_rule(type, path)) {
@@ -302,14 +317,20 @@ struct validator::impl {
       }
       path.pop_back();
     }
-    for (const auto& member : members) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
       // Named copies, not a structured binding: clang 14 (the fuzz and
       // OSS-Fuzz compiler) cannot capture bindings in the lambda below.
-      const auto& key = member.first;
-      const auto& value = member.second;
-      const auto spec =
-          std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
-      if (spec != declared.end()) {
+      const auto& key = members[i].first;
+      const auto& value = members[i].second;
+      const field_spec* spec = nullptr;
+      if (specs != nullptr) {
+        spec = (*specs)[i];
+      } else if (const auto it =
+                     std::find_if(declared.begin(), declared.end(), [&](const field_spec& f) { return f.key == key; });
+                 it != declared.end()) {
+        spec = &*it;
+      }
+      if (spec != nullptr) {
         const bool admitted = spec->types.admits(value.type(), value.is_integral());
         const bool nested = admitted && !spec->fields.empty() && value.type() == json_type::object;
         if (admitted && !nested) continue;  // the usual case: nothing to say, no path to build
@@ -432,11 +453,15 @@ struct validator::impl {
       // Fields: the catalog entry, or for an unknown type the envelope (spec/DECISIONS.md, unknown-types).
       const std::vector<field_spec>& declared = ev.spec != nullptr ? ev.spec->fields : dialect->envelope;
       members.clear();
+      member_specs.clear();
       for (const auto& f : ev.fields) {
-        if (!f.defaulted) members.emplace_back(f.key, f.value);
+        if (f.defaulted) continue;
+        members.emplace_back(f.key, f.value);
+        member_specs.push_back(f.spec);
       }
       path.clear();
-      check_object(members, declared, type, path, true, ev.spec != nullptr && !ev.spec->open, frame, offset);
+      check_object(members, declared, type, path, true, ev.spec != nullptr && !ev.spec->open, frame, offset,
+                   &member_specs);
       each(check_kind::forbidden_field, [&](rule_state& s) {
         for (const auto& p : s.rule->check.fields) {
           if (p.type == type && lookup(ev, p.keys)) {
