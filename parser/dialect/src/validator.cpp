@@ -201,6 +201,7 @@ struct validator::impl {
   std::vector<std::string_view> lines;   // of the frame's block, or of the tail
   std::vector<type_roles> roles;         // of each rule (states' order) for the type of...
   const event_spec* roles_of = nullptr;  // ...this catalog entry; nullptr: worked out for the last frame only
+  std::vector<std::size_t> active;       // states cross_frame visits for that type (update_roles)
 
   // roles for this frame's type: kept from the last frame when both are of
   // the same catalog type (a structured frame's entry is looked up by its
@@ -229,6 +230,33 @@ struct validator::impl {
           break;
         default: break;
       }
+    }
+    // The rules cross_frame must visit for this type: the others cannot act
+    // on it (a rule about other types, a pair it takes no part in, or a
+    // kind judged elsewhere).
+    active.clear();
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const check_spec& c = states[i].rule->check;
+      const type_roles& r = roles[i];
+      bool acts = false;
+      switch (c.kind) {
+        case check_kind::forbidden_type:
+        case check_kind::at_most_once: acts = r.in_types; break;
+        case check_kind::refers:
+          acts = c.to.type == type ||
+                 std::any_of(c.fields.begin(), c.fields.end(), [&](const field_path& f) { return f.type == type; });
+          break;
+        case check_kind::unique_value: acts = c.fields.front().type == type; break;
+        case check_kind::constant_field:
+        case check_kind::increasing: acts = !type.empty(); break;
+        case check_kind::pair:
+        case check_kind::pair_closed: acts = r.opens || r.in_close || r.in_during; break;
+        case check_kind::first_frame:
+        case check_kind::last_frame:
+        case check_kind::followed_only_by: acts = true; break;
+        default: break;
+      }
+      if (acts) active.push_back(i);
     }
   }
 
@@ -488,7 +516,7 @@ struct validator::impl {
 
   void cross_frame(const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
     update_roles(ev, type);
-    for (std::size_t i = 0; i < states.size(); ++i) {
+    for (const std::size_t i : active) {
       rule_state& s = states[i];
       const type_roles& role = roles[i];
       const check_spec& c = s.rule->check;
