@@ -2,6 +2,7 @@
 // The producer validator: one generic implementation per check kind; which
 // rules run, on which types and fields, comes from the catalog.
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <optional>
@@ -173,6 +174,7 @@ struct validator::impl {
   impl(const dialect_spec& d, std::size_t cap) : dialect(&d), max_per_rule(cap) {
     states.reserve(d.rules.size());
     for (const rule_spec* r : d.rules) {
+      by_kind[static_cast<std::size_t>(r->check.kind)].push_back(states.size());
       states.emplace_back();
       states.back().rule = r;
     }
@@ -180,6 +182,8 @@ struct validator::impl {
 
   const dialect_spec* dialect;
   std::vector<rule_state> states;
+  // The states of each check kind, in order: each() visits only its kind's.
+  std::array<std::vector<std::size_t>, static_cast<std::size_t>(check_kind::content_type) + 1> by_kind;
   std::vector<finding> found;
   std::size_t max_per_rule;
   std::unordered_map<const rule_spec*, std::size_t> per_rule;  // findings of each rule, stored or not
@@ -273,9 +277,7 @@ struct validator::impl {
 
   template <class F>
   void each(check_kind k, F&& f) {
-    for (auto& s : states) {
-      if (s.rule->check.kind == k) f(s);
-    }
+    for (const std::size_t i : by_kind[static_cast<std::size_t>(k)]) f(states[i]);
   }
 
   // The field_required rule a missing field breaks: type.path, then *.path, then the one without fields.
