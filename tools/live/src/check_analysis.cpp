@@ -114,11 +114,26 @@ class digest_visitor {
     h_ = (h_ ^ n) * 0x9E3779B97F4A7C15ULL;
     h_ ^= h_ >> 29;
   }
-  // The length first, so "ab" + "c" and "a" + "bc" differ.
+  // The length first, so "ab" + "c" and "a" + "bc" differ. A long string
+  // goes through four chains, word k to chain k mod 4, then the chains into
+  // the hash in order: one chain waits on its multiply at every word, and
+  // that wait, not the bytes, bounded the re-parses.
   void mix(std::string_view s) noexcept {
     mix_number(s.size());
     const char* p = s.data();
     std::size_t left = s.size();
+    if (left >= 32) {
+      std::uint64_t chain[4] = {h_, ~h_, h_ ^ 0x5555555555555555ULL, h_ ^ 0xAAAAAAAAAAAAAAAAULL};
+      for (; left >= 32; left -= 32, p += 32) {
+        for (int k = 0; k < 4; ++k) {
+          std::uint64_t word = 0;
+          std::memcpy(&word, p + 8 * k, 8);
+          chain[k] = (chain[k] ^ word) * 0x9E3779B97F4A7C15ULL;
+          chain[k] ^= chain[k] >> 29;
+        }
+      }
+      for (const std::uint64_t c : chain) mix_number(c);
+    }
     for (; left >= 8; left -= 8, p += 8) {
       std::uint64_t word = 0;
       std::memcpy(&word, p, 8);
