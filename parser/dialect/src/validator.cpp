@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -183,7 +185,9 @@ struct validator::impl {
   const dialect_spec* dialect;
   std::vector<rule_state> states;
   // The states of each check kind, in order: each() visits only its kind's.
-  std::array<std::vector<std::size_t>, static_cast<std::size_t>(check_kind::content_type) + 1> by_kind;
+  // One slot per value of the enum's byte, so a kind added anywhere fits.
+  std::array<std::vector<std::size_t>, std::size_t{std::numeric_limits<std::underlying_type_t<check_kind>>::max()} + 1>
+      by_kind;
   std::vector<finding> found;
   std::size_t max_per_rule;
   std::unordered_map<const rule_spec*, std::size_t> per_rule;  // findings of each rule, stored or not

@@ -165,7 +165,7 @@ enum class check_kind : std::uint8_t {
   last_frame,
   at_most_once,
   followed_only_by,
-  content_type,  // keep last: the validator sizes its index of rules by kind by it
+  content_type,
 };
 
 /// The catalog name of a check kind ("field_required").
