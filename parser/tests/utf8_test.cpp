@@ -342,6 +342,35 @@ TEST(Utf8Differential, EveryCodePoint) {
   }
 }
 
+TEST(Utf8Differential, EveryPieceAtEveryPositionOfEveryLengthAroundTheBlockTail) {
+  // The vector check takes an input's last bytes as one block overlapping
+  // the blocks before it, and the 32 bytes before that block from the input
+  // or, near its start, as NUL: every length from one block to four, with a
+  // valid, truncated or broken sequence at every position, over ASCII and
+  // over multi-byte filler (so the bytes checked twice hold leads too).
+  const std::vector<std::string> pieces = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3", "\xE2\x82",
+                                           "\xF0\x9F\x98", "\x80", "\xE0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                           "\xC1\xBF", "\xFF"};
+  const std::vector<std::string> fillers = {"a", "\xC3\xA9", "\xE2\x82\xAC"};
+  for (const std::string& filler : fillers) {
+    for (std::size_t length = 32; length <= 130; ++length) {
+      std::string base;
+      while (base.size() < length) base += filler;
+      base.resize(length - length % filler.size());
+      for (const std::string& piece : pieces) {
+        for (std::size_t at = 0; at + piece.size() <= base.size(); ++at) {
+          std::string bytes = base;
+          bytes.replace(at, piece.size(), piece);
+          if (!agrees_with_reference(bytes)) {
+            ADD_FAILURE() << "length " << bytes.size() << ", piece at " << at;
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Utf8Differential, SeededRandomStrings) {
   // Pieces chosen so that random strings hit valid sequences, their
   // truncations and every error class, at every alignment to the word path.
