@@ -39,8 +39,8 @@ struct utf8_value_case {
   std::string decoded;
 };
 
-TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
-  const std::vector<utf8_value_case> cases = {
+const std::vector<utf8_value_case>& utf8_value_cases() {
+  static const std::vector<utf8_value_case> cases = {
       {"truncated 4-byte sequence then ASCII",
        "\xF0\x9F\x98"
        "A",
@@ -81,14 +81,54 @@ TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
        "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF",
        "\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF"},
   };
+  return cases;
+}
+
+TEST(Utf8Decoding, EachMaximalSubpartBecomesOneReplacementCharacter) {
   std::vector<parse_case> parse_cases;
-  for (const auto& c : cases) {
+  for (const auto& c : utf8_value_cases()) {
     outcome expected{.events = {message(c.decoded, 0)}};
     // The replacement is reported once per repaired value, with the raw bytes.
     if (c.decoded != c.raw) expected.diagnostics = {{diag::invalid_utf8, 0, c.raw}};
     parse_cases.push_back({c.name, "data: " + c.raw + "\n\n", expected});
   }
   run_cases(parse_cases);
+}
+
+TEST(Utf8Decoding, ShortRestsAfterAsciiRunsOfEveryLengthAreRepairedAlike) {
+  // A value's rest from its first high byte, when short, is checked as one
+  // block widened back over the ASCII before it in the line: every length of
+  // that ASCII run, in each field the parser repairs.
+  std::vector<parse_case> parse_cases;
+  for (const auto& c : utf8_value_cases()) {
+    for (std::size_t pad = 0; pad <= 40; ++pad) {
+      const std::string ascii = repeat("abcdefghij", 4).substr(0, pad);
+      const std::string raw = ascii + c.raw;
+      const std::string decoded = ascii + c.decoded;
+      const bool repairs = c.decoded != c.raw;
+      const std::string name = std::string(c.name) + " after " + std::to_string(pad) + " ASCII bytes";
+      const auto diagnostics = [&](std::string_view detail) {
+        return repairs ? std::vector<sse_test::diag_record>{{diag::invalid_utf8, 0, std::string(detail)}}
+                       : std::vector<sse_test::diag_record>{};
+      };
+      parse_cases.push_back({"data: " + name,
+                             "data: " + raw + "\n\n",
+                             {.events = {message(decoded, 0)}, .diagnostics = diagnostics(raw)}});
+      parse_cases.push_back({"event: " + name,
+                             "event:" + raw + "\ndata: x\n\n",
+                             {.events = {{decoded, "x", "", 0}}, .diagnostics = diagnostics(raw)}});
+      parse_cases.push_back(
+          {"id: " + name,
+           "id: " + raw + "\ndata: x\n\n",
+           {.events = {message("x", 0, decoded)}, .diagnostics = diagnostics(raw), .last_event_id = decoded}});
+      parse_cases.push_back(
+          {"comment: " + name, ":" + raw + "\n", {.comments = {{decoded, 0}}, .diagnostics = diagnostics(raw)}});
+    }
+  }
+  run_options quick;
+  quick.split_points_up_to = 0;
+  quick.three_way_splits_up_to = 0;
+  run_cases(parse_cases, quick);
 }
 
 TEST(Utf8Decoding, EveryAsciiByteButCrAndLfIsKeptInData) {

@@ -348,9 +348,9 @@ TEST(Utf8Differential, EveryPieceAtEveryPositionOfEveryLengthAroundTheBlockTail)
   // or, near its start, as NUL: every length from one block to four, with a
   // valid, truncated or broken sequence at every position, over ASCII and
   // over multi-byte filler (so the bytes checked twice hold leads too).
-  const std::vector<std::string> pieces = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3", "\xE2\x82",
-                                           "\xF0\x9F\x98", "\x80", "\xE0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80",
-                                           "\xC1\xBF", "\xFF"};
+  const std::vector<std::string> pieces = {
+      "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3",     "\xE2\x82", "\xF0\x9F\x98", "\x80",
+      "\xE0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC1\xBF", "\xFF"};
   const std::vector<std::string> fillers = {"a", "\xC3\xA9", "\xE2\x82\xAC"};
   for (const std::string& filler : fillers) {
     for (std::size_t length = 32; length <= 130; ++length) {

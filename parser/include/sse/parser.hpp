@@ -144,10 +144,26 @@ class parser {
     }
   }
 
+  // What the line scan found of a value that runs to its line's end: its
+  // first `prefix` bytes are ASCII, and so are the `before` bytes of the line
+  // just before it.
+  struct known_ascii {
+    std::size_t prefix = 0;
+    std::size_t before = 0;
+  };
+
   // Returns `raw` when it is valid UTF-8, else its repair in scratch_. The
-  // first `ascii_prefix` bytes are known to be ASCII and are not checked again.
-  std::string_view repaired(std::string_view raw, std::uint64_t at, std::size_t ascii_prefix = 0) {
-    if (ascii_prefix >= raw.size() || utf8::is_valid(raw.substr(ascii_prefix))) return raw;
+  // bytes `known` says are ASCII are not checked again, except that a short
+  // rest is widened back over them to one vector block of the check (ASCII
+  // before a sequence does not change whether it is valid): per line, that
+  // is one branch-free block instead of the byte-by-byte check.
+  std::string_view repaired(std::string_view raw, std::uint64_t at, known_ascii known = {}) {
+    if (known.prefix >= raw.size()) return raw;
+    std::string_view unchecked = raw.substr(known.prefix);
+    if (unchecked.size() < utf8::block_size && raw.size() + known.before >= utf8::block_size) {
+      unchecked = std::string_view(raw.data() + raw.size() - utf8::block_size, utf8::block_size);
+    }
+    if (utf8::is_valid(unchecked)) return raw;
     scratch_.clear();
     utf8::append_repaired(scratch_, raw);
     report(diag::invalid_utf8, at, raw);
@@ -155,7 +171,7 @@ class parser {
   }
 
   bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
-  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
+  bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, known_ascii known);
   bool dispatch();
   void own_data();
 

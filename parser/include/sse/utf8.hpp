@@ -12,6 +12,10 @@ namespace sse::utf8 {
 /// code point above U+10FFFF). Pure ASCII takes a word-at-a-time fast path.
 bool is_valid(std::string_view bytes) noexcept;
 
+/// Inputs of at least this many bytes are checked a vector block at a time
+/// where the CPU allows; shorter ones byte by byte.
+inline constexpr std::size_t block_size = 32;
+
 /// Appends `bytes` to `out`, replacing each maximal subpart of an ill-formed
 /// sequence with U+FFFD, exactly as the WHATWG Encoding standard's UTF-8
 /// decoder does (https://encoding.spec.whatwg.org/#utf-8-decoder). An

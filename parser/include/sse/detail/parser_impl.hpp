@@ -154,11 +154,12 @@ void parser<Visitor>::reset() noexcept {
 template <visitor Visitor>
 bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool line_outlives_call,
                                    std::size_t ascii_prefix) {
-  // How many leading bytes of `part` (a piece of `line`) the line scan already
-  // found to be ASCII.
-  const auto known_ascii = [&](std::string_view part) -> std::size_t {
+  // What the line scan already found to be ASCII in and before `part`, a
+  // piece of `line` that runs to its end.
+  const auto ascii_of = [&](std::string_view part) -> known_ascii {
     const auto from = static_cast<std::size_t>(part.data() - line.data());
-    return ascii_prefix > from ? ascii_prefix - from : 0;
+    if (ascii_prefix < from) return {};
+    return {ascii_prefix - from, from};
   };
   // "If the line is empty (a blank line): Dispatch the event."
   if (line.empty()) return dispatch();
@@ -166,7 +167,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
   if (line.front() == ':') {
     if constexpr (requires(Visitor & v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
       const std::string_view text = line.substr(1);
-      visitor_->on_comment(repaired(text, at, known_ascii(text)), at);
+      visitor_->on_comment(repaired(text, at, ascii_of(text)), at);
     }
     return true;
   }
@@ -188,9 +189,9 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   // Field names are compared byte for byte: case-sensitive, as the rules say.
-  if (name == "data") return append_data(value, at, line_outlives_call, known_ascii(value));
+  if (name == "data") return append_data(value, at, line_outlives_call, ascii_of(value));
   if (name == "event") {
-    event_type_.assign(repaired(value, at, known_ascii(value)));
+    event_type_.assign(repaired(value, at, ascii_of(value)));
     return true;
   }
   if (name == "id") {
@@ -198,7 +199,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
       report(diag::id_has_nul, at, value);
       return true;
     }
-    id_buffer_.assign(repaired(value, at, known_ascii(value)));
+    id_buffer_.assign(repaired(value, at, ascii_of(value)));
     id_dirty_ = true;
     return true;
   }
@@ -232,11 +233,10 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
 }
 
 template <visitor Visitor>
-bool parser<Visitor>::append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call,
-                                  std::size_t ascii_prefix) {
+bool parser<Visitor>::append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, known_ascii known) {
   // "Append the field value to the data buffer, then append a single U+000A
   // LINE FEED (LF) character to the data buffer."
-  const std::string_view value = repaired(raw, at, ascii_prefix);
+  const std::string_view value = repaired(raw, at, known);
   if (value.size() + 1 > limits_.max_event_data - data_size_) {
     return fail(errc::event_too_large, at);
   }
