@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "sse/parser.hpp"
@@ -65,39 +66,44 @@ inline line_scan scan_line_rest(const char* p, const char* end, const char* asci
 }
 
 #if defined(SSEC_SCAN_AVX2)
-// Thirty-two bytes per step; the last few go through the SSE2 loop. Two
-// loops: while all is ASCII each block is checked for high bits too; after
-// the first high byte only line ends are looked for.
+// Sixty-four bytes per step, as two 32-byte blocks whose masks are joined
+// before any branch: a line of 32-63 bytes (most multi-line data) takes one
+// predictable branch instead of a loop exit that mispredicts on its length.
+// The last bytes go through the SSE2 loop.
 __attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const char* end) noexcept {
   const char* ascii_end = nullptr;
   const __m256i cr = _mm256_set1_epi8('\r');
   const __m256i lf = _mm256_set1_epi8('\n');
-  const auto eol_mask_of = [&](__m256i block) __attribute__((target("avx2"))) {
-    return static_cast<unsigned>(
+  const auto masks_at = [&](const char* at, std::uint32_t& eol, std::uint32_t& high) __attribute__((target("avx2"))) {
+    const __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
+    eol = static_cast<std::uint32_t>(
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(block, cr), _mm256_cmpeq_epi8(block, lf))));
+    high = static_cast<std::uint32_t>(_mm256_movemask_epi8(block));
   };
-  while (end - p >= 32) {
-    const __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const unsigned eol_mask = eol_mask_of(block);
-    const auto high_mask = static_cast<unsigned>(_mm256_movemask_epi8(block));
-    if (eol_mask != 0) {
-      const int at = __builtin_ctz(eol_mask);
-      const unsigned high_before_eol = high_mask & ((1u << at) - 1u);  // at <= 31: a defined shift
-      return {p + at, high_before_eol != 0 ? p + __builtin_ctz(high_before_eol) : p + at};
-    }
-    if (high_mask != 0) {
-      ascii_end = p + __builtin_ctz(high_mask);
-      p += 32;
-      break;
-    }
-    p += 32;
+  // [p, p + width) holds line ends `eol` and high bytes `high`: the line's end
+  // if there is one, noting the first high byte before it.
+  const auto found = [&](std::uint64_t eol, std::uint64_t high) {
+    const int at = __builtin_ctzll(eol);
+    const std::uint64_t high_before_eol = high & ((std::uint64_t{1} << at) - 1u);  // at <= 63: a defined shift
+    if (ascii_end == nullptr && high_before_eol != 0) ascii_end = p + __builtin_ctzll(high_before_eol);
+    return line_scan{p + at, ascii_end != nullptr ? ascii_end : p + at};
+  };
+  while (end - p >= 64) {
+    std::uint32_t eol_low, high_low, eol_high, high_high;
+    masks_at(p, eol_low, high_low);
+    masks_at(p + 32, eol_high, high_high);
+    const std::uint64_t eol = eol_low | std::uint64_t{eol_high} << 32;
+    const std::uint64_t high = high_low | std::uint64_t{high_high} << 32;
+    if (eol != 0) return found(eol, high);
+    if (ascii_end == nullptr && high != 0) ascii_end = p + __builtin_ctzll(high);
+    p += 64;
   }
-  if (ascii_end != nullptr) {
-    while (end - p >= 32) {
-      const unsigned eol_mask = eol_mask_of(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-      if (eol_mask != 0) return {p + __builtin_ctz(eol_mask), ascii_end};
-      p += 32;
-    }
+  if (end - p >= 32) {
+    std::uint32_t eol, high;
+    masks_at(p, eol, high);
+    if (eol != 0) return found(eol, high);
+    if (ascii_end == nullptr && high != 0) ascii_end = p + __builtin_ctz(high);
+    p += 32;
   }
   return scan_line_rest(p, end, ascii_end);
 }
