@@ -351,6 +351,8 @@ class flat_object_reader {
         p = read_string<string_mode::check>(p + 1, end, body, type_escaped_);
         members_.back().plain_string = body;
         members_.back().is_plain_string = body.data() != nullptr;
+      } else if (const char* after_digits = plain_integer_end(p, end)) {
+        p = after_digits;
       } else {
         p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
       }
@@ -467,6 +469,20 @@ class flat_object_reader {
       if (c == '"' || c == '\\' || c < 0x20) return p;
     }
     return p;
+  }
+
+  // The end of the usual number, a non-negative integer of at most 19 digits
+  // (one that always fits), at `p`; nullptr for anything else, which
+  // read_scalar then judges. Inline: a call per number was a tenth of the
+  // index's instructions.
+  static const char* plain_integer_end(const char* p, const char* end) noexcept {
+    if (*p < '0' || *p > '9') return nullptr;
+    const char* q = p + 1;
+    if (*p != '0') {
+      while (q != end && *q >= '0' && *q <= '9') ++q;  // a leading zero stands alone
+    }
+    if (q - p > 19 || (q != end && (*q == '.' || *q == 'e' || *q == 'E'))) return nullptr;
+    return q;
   }
 
   // The character an escape (the letter after '\\') stands for, or 0 if it is
