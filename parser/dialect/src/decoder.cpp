@@ -331,9 +331,14 @@ class flat_object_reader {
       if (p == end || *p != '"') return false;
       std::string_view key;
       p = read_string<string_mode::key>(p + 1, end, key, type_escaped_);
-      if (p == nullptr || (p = after(':', p, end)) == nullptr) return false;
-      p = skip_space(p, end);
-      if (p == end) return false;
+      if (p == nullptr) return false;
+      if (end - p >= 2 && *p == ':' && static_cast<unsigned char>(p[1]) > ' ') {
+        ++p;  // compact JSON: the value right after the colon
+      } else {
+        if ((p = after(':', p, end)) == nullptr) return false;
+        p = skip_space(p, end);
+        if (p == end) return false;
+      }
       note_key(key, seen_keys);
       members_.push_back(member_at{key, p, {}, false});
       if (is_type_key(key)) {
@@ -357,6 +362,10 @@ class flat_object_reader {
         p = read_scalar<string_mode::check>(p, end, unused_value_, type_escaped_);
       }
       if (p == nullptr) return false;
+      if (end - p >= 2 && *p == ',' && p[1] == '"') {
+        ++p;  // compact JSON: the next key right after the comma
+        continue;
+      }
       if (const char* next = after(',', p, end)) {
         p = skip_space(next, end);
         continue;
