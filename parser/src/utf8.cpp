@@ -237,11 +237,15 @@ struct checker {
   }
 };
 
-// At least 32 bytes (is_valid below sends shorter input to the scalar check).
+// One block is the public utf8::block_size, which the parser widens short checks to.
+static_assert(block_size == sizeof(__m256i));
+
+// At least one block (is_valid below sends shorter input to the scalar check).
+__attribute__((target("avx2"))) inline __m256i load(const char* at) noexcept {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
+}
+
 __attribute__((target("avx2"))) bool is_valid(std::string_view bytes) noexcept {
-  const auto load = [](const char* at) __attribute__((target("avx2"))) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-  };
   const char* const begin = bytes.data();
   const char* p = begin;
   const char* const end = p + bytes.size();
@@ -273,7 +277,7 @@ using validate_function = bool (*)(std::string_view) noexcept;
 
 bool is_valid_first_call(std::string_view bytes) noexcept;
 
-// The validator for inputs of 32 bytes or more on this CPU: the resolver
+// The validator for inputs of a block or more on this CPU: the resolver
 // replaces itself on the first call (constant-initialized, as in scan.cpp).
 std::atomic<validate_function> chosen_is_valid{is_valid_first_call};
 
@@ -290,7 +294,7 @@ bool is_valid_first_call(std::string_view bytes) noexcept {
 bool is_valid(std::string_view bytes) noexcept {
 #if defined(SSEC_UTF8_AVX2)
   // Short values go the scalar way: mostly ASCII, done in a step or two.
-  if (bytes.size() >= 32) return chosen_is_valid.load(std::memory_order_relaxed)(bytes);
+  if (bytes.size() >= block_size) return chosen_is_valid.load(std::memory_order_relaxed)(bytes);
 #endif
   return is_valid_scalar(bytes);
 }
