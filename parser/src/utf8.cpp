@@ -240,30 +240,31 @@ struct checker {
 // One block is the public utf8::block_size, which the parser widens short checks to.
 static_assert(block_size == sizeof(__m256i));
 
-// At least one block (is_valid below sends shorter input to the scalar check).
 __attribute__((target("avx2"))) inline __m256i load(const char* at) noexcept {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
 }
 
+// At least one block (is_valid below sends shorter input to the scalar check).
 __attribute__((target("avx2"))) bool is_valid(std::string_view bytes) noexcept {
   const char* const begin = bytes.data();
   const char* p = begin;
   const char* const end = p + bytes.size();
   checker check;
   check.start();
-  for (; end - p >= 32; p += 32) check.add(load(p));
+  constexpr std::ptrdiff_t block = block_size;
+  for (; end - p >= block; p += block) check.add(load(p));
   if (p != end) {
-    // The tail as the last 32 bytes, overlapping bytes already checked: a
-    // byte checked again with the same bytes before it adds no new error, so
-    // the checker is put back to the 32 bytes before that block (a copy of a
+    // The tail as the last block, overlapping bytes already checked: a byte
+    // checked again with the same bytes before it adds no new error, so the
+    // checker is put back to the block before that one (a copy of a
     // variable-length tail cost a mispredicted branch in memcpy per short
     // input). Before the input's start those bytes are NUL, as in start().
-    const char* const last = end - 32;
-    if (last - begin >= 32) {
-      check.follow(load(last - 32));
+    const char* const last = end - block;
+    if (last - begin >= block) {
+      check.follow(load(last - block));
     } else {
-      alignas(32) char before[64] = {};
-      std::memcpy(before + 32, begin, 32);
+      alignas(32) char before[2 * block_size] = {};
+      std::memcpy(before + block, begin, block_size);
       check.follow(load(before + (last - begin)));
     }
     check.add(load(last));
