@@ -4,12 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <optional>
 #include <type_traits>
-#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "sse/dialect/validator.hpp"
 #include "ssec/escape.hpp"
@@ -17,6 +18,17 @@
 namespace sse::dialect {
 
 namespace {
+
+// The pieces joined, with one allocation: a finding's text is built for
+// every finding stored, and operator+ chains reallocate as they grow.
+std::string cat(std::initializer_list<std::string_view> pieces) {
+  std::size_t size = 0;
+  for (const auto piece : pieces) size += piece.size();
+  std::string out;
+  out.reserve(size);
+  for (const auto piece : pieces) out += piece;
+  return out;
+}
 
 // A short, single-line excerpt of stream text for expected/seen, in the case
 // log syntax (so it pastes into a case).
@@ -55,9 +67,9 @@ std::optional<std::size_t> json_error_at(std::string_view data) {
 
 std::string describe(const event_view& ev) {
   switch (ev.kind) {
-    case event_kind::structured: return "a " + std::string(ev.type) + " frame";
-    case event_kind::unknown: return "a frame of unknown type " + excerpt(ev.type);
-    case event_kind::error: return "an error frame " + excerpt(ev.raw);
+    case event_kind::structured: return cat({"a ", ev.type, " frame"});
+    case event_kind::unknown: return cat({"a frame of unknown type ", excerpt(ev.type)});
+    case event_kind::error: return cat({"an error frame ", excerpt(ev.raw)});
     case event_kind::plain_text:
       return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
                             : (json_error_at(ev.raw)
@@ -70,8 +82,8 @@ std::string describe(const event_view& ev) {
 
 std::string describe(const value_view& v) {
   switch (v.type()) {
-    case json_type::string: return "string " + excerpt(v.as_string());
-    case json_type::number: return "number " + v.to_json().dump();
+    case json_type::string: return cat({"string ", excerpt(v.as_string())});
+    case json_type::number: return cat({"number ", v.to_json().dump()});
     case json_type::boolean: return v.as_bool() ? "boolean true" : "boolean false";
     case json_type::null: return "null";
     case json_type::array: return "an array";
@@ -139,6 +151,7 @@ struct rule_state {
   bool triggered = false;                             // last_frame, followed_only_by
   std::string trigger;
   std::size_t trigger_frame = 0;
+  std::size_t reported = 0;  // findings of this rule, stored or not
 };
 
 // What a frame's type is to one rule: whether the rule's lists name it. The
@@ -174,23 +187,28 @@ nlohmann::ordered_json to_json(const finding& f) {
 
 struct validator::impl {
   impl(const dialect_spec& d, std::size_t cap) : dialect(&d), max_per_rule(cap) {
-    states.reserve(d.rules.size());
-    for (const rule_spec* r : d.rules) {
-      by_kind[static_cast<std::size_t>(r->check.kind)].push_back(states.size());
-      states.emplace_back();
-      states.back().rule = r;
-    }
+    states.resize(d.rules.size());
+    for (std::size_t i = 0; i < states.size(); ++i) states[i].rule = d.rules[i];
+    // by_kind: the states' indices, stably sorted by kind (a counting sort);
+    // kind_start[k] .. kind_start[k + 1] are kind k's. One allocation, not a
+    // vector per kind: a validator is made per stream (and per fuzz input).
+    for (const rule_spec* r : d.rules) ++kind_start[kind_slot(r->check.kind) + 1];
+    for (std::size_t k = 1; k < kind_start.size(); ++k) kind_start[k] += kind_start[k - 1];
+    by_kind.resize(states.size());
+    auto next = kind_start;
+    for (std::size_t i = 0; i < states.size(); ++i) by_kind[next[kind_slot(states[i].rule->check.kind)]++] = i;
   }
+
+  static constexpr std::size_t kind_slot(check_kind k) noexcept { return static_cast<std::size_t>(k); }
 
   const dialect_spec* dialect;
   std::vector<rule_state> states;
   // The states of each check kind, in order: each() visits only its kind's.
-  // One slot per value of the enum's byte, so a kind added anywhere fits.
-  std::array<std::vector<std::size_t>, std::size_t{std::numeric_limits<std::underlying_type_t<check_kind>>::max()} + 1>
-      by_kind;
+  // One slot per value of the enum's byte (and one past), so a kind added anywhere fits.
+  std::vector<std::size_t> by_kind;
+  std::array<std::size_t, std::size_t{std::numeric_limits<std::underlying_type_t<check_kind>>::max()} + 2> kind_start{};
   std::vector<finding> found;
   std::size_t max_per_rule;
-  std::unordered_map<const rule_spec*, std::size_t> per_rule;  // findings of each rule, stored or not
   std::size_t not_stored = 0;
   std::size_t must = 0;
   std::size_t should = 0;
@@ -272,7 +290,10 @@ struct validator::impl {
   void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
     (rule->level == severity::must ? must : should) += 1;
     decision += rule->basis == basis::decision;
-    if (++per_rule[rule] > max_per_rule) {
+    // The rule's state: a search of a few dozen pointers, once per finding
+    // (a map from rule to count cost an allocation per rule per stream).
+    const auto state = std::find_if(states.begin(), states.end(), [&](const rule_state& s) { return s.rule == rule; });
+    if (++state->reported > max_per_rule) {
       ++not_stored;
       return;
     }
@@ -281,7 +302,8 @@ struct validator::impl {
 
   template <class F>
   void each(check_kind k, F&& f) {
-    for (const std::size_t i : by_kind[static_cast<std::size_t>(k)]) f(states[i]);
+    const std::size_t slot = kind_slot(k);
+    for (std::size_t at = kind_start[slot]; at < kind_start[slot + 1]; ++at) f(states[by_kind[at]]);
   }
 
   // The field_required rule a missing field breaks: type.path, then *.path, then the one without fields.
@@ -346,8 +368,8 @@ struct validator::impl {
       if (!f.required || present(f.key)) continue;
       path.push_back(f.key);
       if (const rule_spec* r = required_rule(type, path)) {
-        report(r, frame, offset, "field " + path_text(path) + " (" + f.types.to_string() + ") on " + std::string(type),
-               "no " + path_text(path));
+        const std::string at = path_text(path);
+        report(r, frame, offset, cat({"field ", at, " (", f.types.to_string(), ") on ", type}), cat({"no ", at}));
       }
       path.pop_back();
     }
@@ -370,9 +392,10 @@ struct validator::impl {
         if (admitted && !nested) continue;  // the usual case: nothing to say, no path to build
         path.emplace_back(key);
         if (!admitted) {
+          const std::string at = path_text(path);
           each(check_kind::field_type, [&](rule_state& s) {
-            report(s.rule, frame, offset, path_text(path) + " of type " + spec->types.to_string(),
-                   path_text(path) + " is " + describe(value));
+            report(s.rule, frame, offset, cat({at, " of type ", spec->types.to_string()}),
+                   cat({at, " is ", describe(value)}));
           });
         } else {
           check_object(value.members(), spec->fields, type, path, false, false, frame, offset);
@@ -387,12 +410,12 @@ struct validator::impl {
         // (DECISIONS.md#chat-key-casing).
         if (twin != declared.end() && !present(twin->key)) {
           each(check_kind::key_casing, [&](rule_state& s) {
-            report(s.rule, frame, offset, "key " + excerpt(twin->key), "key " + excerpt(key));
+            report(s.rule, frame, offset, cat({"key ", excerpt(twin->key)}), cat({"key ", excerpt(key)}));
           });
         } else if (report_undeclared && !forbidden(type, key)) {
           each(check_kind::undeclared_field, [&](rule_state& s) {
-            report(s.rule, frame, offset, "only the fields the catalog declares for " + std::string(type),
-                   "undeclared field " + excerpt(key));
+            report(s.rule, frame, offset, cat({"only the fields the catalog declares for ", type}),
+                   cat({"undeclared field ", excerpt(key)}));
           });
         }
       }
@@ -476,7 +499,7 @@ struct validator::impl {
     } else {
       if (ev.kind == event_kind::unknown) {
         each(check_kind::known_type, [&](rule_state& s) {
-          report(s.rule, frame, offset, "a type the catalog lists", "type " + excerpt(ev.type));
+          report(s.rule, frame, offset, "a type the catalog lists", cat({"type ", excerpt(ev.type)}));
         });
       }
       if (ev.duplicate_keys) {
@@ -528,7 +551,7 @@ struct validator::impl {
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
-          if (role.in_types) report(s.rule, frame, offset, "no " + std::string(type) + " frame", describe(ev));
+          if (role.in_types) report(s.rule, frame, offset, cat({"no ", type, " frame"}), describe(ev));
           break;
         case check_kind::refers: {
           for (const auto& from : c.fields) {
@@ -729,6 +752,7 @@ void validator::finish(std::uint64_t stream_size, std::uint64_t tail_offset, std
   impl_->finish(stream_size, tail_offset, tail);
 }
 const std::vector<finding>& validator::findings() const noexcept { return impl_->found; }
+std::vector<finding> validator::take_findings() noexcept { return std::exchange(impl_->found, {}); }
 std::size_t validator::not_stored() const noexcept { return impl_->not_stored; }
 std::size_t validator::must() const noexcept { return impl_->must; }
 std::size_t validator::should() const noexcept { return impl_->should; }
@@ -881,7 +905,7 @@ validation_report stream_validator::finish(bool read_to_end) {
     m.val.finish(m.fed, m.tail_offset.value_or(m.fed), tail);
   }
   report.frames = m.val.frames();
-  report.findings = m.val.findings();
+  report.findings = m.val.take_findings();
   report.must = m.val.must();
   report.should = m.val.should();
   report.decision = m.val.decision();

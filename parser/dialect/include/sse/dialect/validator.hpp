@@ -69,6 +69,9 @@ class validator {
 
   /// Findings stored so far, in the order found.
   const std::vector<finding>& findings() const noexcept;
+  /// The stored findings, moved out (findings() is empty after; the counts
+  /// stay): for a caller done with the validator, a report without a copy.
+  std::vector<finding> take_findings() noexcept;
   /// Findings counted but not stored (beyond a rule's cap).
   std::size_t not_stored() const noexcept;
   /// All findings so far, stored or not, of MUST rules, of SHOULD rules, and
