@@ -61,7 +61,9 @@ void append_escaped(std::string& out, std::string_view s) {
 // character boundaries. Returns {period, repetitions} or {0, 0}.
 std::pair<std::size_t, std::size_t> run_at(std::string_view s, std::size_t i) {
   const auto is_continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
-  if (is_continuation(s[i])) return {0, 0};
+  // A run covers at least 64 bytes: with fewer left there is none (and a
+  // finding's excerpt, 60 bytes at most, never searches one).
+  if (s.size() - i < 64 || is_continuation(s[i])) return {0, 0};
   std::size_t best_period = 0;
   std::size_t best_reps = 0;
   for (std::size_t p = 1; p <= 32 && i + 4 * p <= s.size(); ++p) {

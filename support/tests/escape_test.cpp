@@ -32,6 +32,18 @@ TEST(quote, wraps_in_double_quotes_and_folds_long_runs) {
   EXPECT_EQ(ssec::quote("data: " + std::string(100, 'a') + "\n"), "\"data: \" + \"a\"*100 + \"\\n\"");
 }
 
+// A run is folded from 64 bytes on, wherever it ends; 63 are written out.
+TEST(quote, folds_a_run_of_64_bytes_at_the_end_and_not_one_of_63) {
+  EXPECT_EQ(ssec::quote(std::string(64, 'a')), "\"a\"*64");
+  EXPECT_EQ(ssec::quote("x" + std::string(64, 'a')), "\"x\" + \"a\"*64");
+  EXPECT_EQ(ssec::quote(std::string(63, 'a')), "\"" + std::string(63, 'a') + "\"");
+  EXPECT_EQ(ssec::quote("x" + std::string(63, 'a')), "\"x" + std::string(63, 'a') + "\"");
+  std::string ab;
+  for (int i = 0; i < 32; ++i) ab += "ab";
+  EXPECT_EQ(ssec::quote("x" + ab), "\"x\" + \"ab\"*32");
+  EXPECT_EQ(ssec::quote("x" + ab.substr(1)), "\"x" + ab.substr(1) + "\"");
+}
+
 TEST(quote_clipped, says_how_much_it_left_out) {
   EXPECT_EQ(ssec::quote_clipped("abc", 10), "\"abc\"");
   EXPECT_EQ(ssec::quote_clipped("abcdefghij", 4), "\"abcd\"... (6 more bytes)");
