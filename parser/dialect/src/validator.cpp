@@ -286,14 +286,12 @@ struct validator::impl {
     }
   }
 
-  // Every finding is counted; the first max_per_rule of each rule are stored.
-  void report(const rule_spec* rule, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
+  // Every finding is counted, in its rule's state too; the first max_per_rule of each rule are stored.
+  void report(rule_state& state, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
+    const rule_spec* rule = state.rule;
     (rule->level == severity::must ? must : should) += 1;
     decision += rule->basis == basis::decision;
-    // The rule's state: a search of a few dozen pointers, once per finding
-    // (a map from rule to count cost an allocation per rule per stream).
-    const auto state = std::find_if(states.begin(), states.end(), [&](const rule_state& s) { return s.rule == rule; });
-    if (++state->reported > max_per_rule) {
+    if (++state.reported > max_per_rule) {
       ++not_stored;
       return;
     }
@@ -307,18 +305,18 @@ struct validator::impl {
   }
 
   // The field_required rule a missing field breaks: type.path, then *.path, then the one without fields.
-  const rule_spec* required_rule(std::string_view type, const std::vector<std::string>& path) const {
-    const rule_spec* exact = nullptr;
-    const rule_spec* any_type = nullptr;
-    const rule_spec* fallback = nullptr;
-    for (const auto& s : states) {
+  rule_state* required_rule(std::string_view type, const std::vector<std::string>& path) {
+    rule_state* exact = nullptr;
+    rule_state* any_type = nullptr;
+    rule_state* fallback = nullptr;
+    for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind != check_kind::field_required) continue;
-      if (c.fields.empty()) fallback = s.rule;
+      if (c.fields.empty()) fallback = &s;
       for (const auto& p : c.fields) {
         if (p.keys != path) continue;
-        if (p.type == type && exact == nullptr) exact = s.rule;
-        if (p.type == "*" && any_type == nullptr) any_type = s.rule;
+        if (p.type == type && exact == nullptr) exact = &s;
+        if (p.type == "*" && any_type == nullptr) any_type = &s;
       }
     }
     return exact != nullptr ? exact : any_type != nullptr ? any_type : fallback;
@@ -367,9 +365,9 @@ struct validator::impl {
       if (all_required_present) break;
       if (!f.required || present(f.key)) continue;
       path.push_back(f.key);
-      if (const rule_spec* r = required_rule(type, path)) {
+      if (rule_state* r = required_rule(type, path)) {
         const std::string at = path_text(path);
-        report(r, frame, offset, cat({"field ", at, " (", f.types.to_string(), ") on ", type}), cat({"no ", at}));
+        report(*r, frame, offset, cat({"field ", at, " (", f.types.to_string(), ") on ", type}), cat({"no ", at}));
       }
       path.pop_back();
     }
@@ -394,7 +392,7 @@ struct validator::impl {
         if (!admitted) {
           const std::string at = path_text(path);
           each(check_kind::field_type, [&](rule_state& s) {
-            report(s.rule, frame, offset, cat({at, " of type ", spec->types.to_string()}),
+            report(s, frame, offset, cat({at, " of type ", spec->types.to_string()}),
                    cat({at, " is ", describe(value)}));
           });
         } else {
@@ -410,11 +408,11 @@ struct validator::impl {
         // (DECISIONS.md#chat-key-casing).
         if (twin != declared.end() && !present(twin->key)) {
           each(check_kind::key_casing, [&](rule_state& s) {
-            report(s.rule, frame, offset, cat({"key ", excerpt(twin->key)}), cat({"key ", excerpt(key)}));
+            report(s, frame, offset, cat({"key ", excerpt(twin->key)}), cat({"key ", excerpt(key)}));
           });
         } else if (report_undeclared && !forbidden(type, key)) {
           each(check_kind::undeclared_field, [&](rule_state& s) {
-            report(s.rule, frame, offset, cat({"only the fields the catalog declares for ", type}),
+            report(s, frame, offset, cat({"only the fields the catalog declares for ", type}),
                    cat({"undeclared field ", excerpt(key)}));
           });
         }
@@ -453,7 +451,7 @@ struct validator::impl {
     if (block.find('\r') != std::string_view::npos) {
       each(check_kind::lf_line_ends, [&](rule_state& s) {
         const bool crlf = block.find("\r\n") != std::string_view::npos;
-        report(s.rule, frame, offset, "lines ending in LF and a blank line \\n\\n",
+        report(s, frame, offset, "lines ending in LF and a blank line \\n\\n",
                std::string(crlf ? "CRLF" : "CR") + " line ends in " + excerpt(block));
       });
     }
@@ -462,7 +460,7 @@ struct validator::impl {
       if (line.empty()) break;
       if (field_name(line) != "data") {
         each(check_kind::data_only, [&](rule_state& s) {
-          report(s.rule, frame, offset, "a frame made of one data line", "the line " + excerpt(line));
+          report(s, frame, offset, "a frame made of one data line", "the line " + excerpt(line));
         });
         break;
       }
@@ -470,7 +468,7 @@ struct validator::impl {
     for (const auto line : lines) {
       if (field_name(line) == "data" && !line.starts_with("data: ")) {
         each(check_kind::data_space, [&](rule_state& s) {
-          report(s.rule, frame, offset, "a line starting with 'data: '", "the line " + excerpt(line));
+          report(s, frame, offset, "a line starting with 'data: '", "the line " + excerpt(line));
         });
         break;
       }
@@ -486,25 +484,25 @@ struct validator::impl {
     block_checks(block, frame, offset);
     if (ev.raw.find('\n') != std::string_view::npos) {
       each(check_kind::single_data_line, [&](rule_state& s) {
-        report(s.rule, frame, offset, "data on one line", "data over several lines " + excerpt(ev.raw));
+        report(s, frame, offset, "data on one line", "data over several lines " + excerpt(ev.raw));
       });
     }
     if (!typed) {
       each(check_kind::json_object,
-           [&](rule_state& s) { report(s.rule, frame, offset, "a JSON object with a string type", describe(ev)); });
+           [&](rule_state& s) { report(s, frame, offset, "a JSON object with a string type", describe(ev)); });
       if (ev.kind == event_kind::plain_text && ev.json_object) {
         each(check_kind::object_has_type,
-             [&](rule_state& s) { report(s.rule, frame, offset, "a string type member", describe(ev)); });
+             [&](rule_state& s) { report(s, frame, offset, "a string type member", describe(ev)); });
       }
     } else {
       if (ev.kind == event_kind::unknown) {
         each(check_kind::known_type, [&](rule_state& s) {
-          report(s.rule, frame, offset, "a type the catalog lists", cat({"type ", excerpt(ev.type)}));
+          report(s, frame, offset, "a type the catalog lists", cat({"type ", excerpt(ev.type)}));
         });
       }
       if (ev.duplicate_keys) {
         each(check_kind::unique_keys, [&](rule_state& s) {
-          report(s.rule, frame, offset, "each key once", "a key given more than once in " + excerpt(ev.raw));
+          report(s, frame, offset, "each key once", "a key given more than once in " + excerpt(ev.raw));
         });
       }
       // Fields: the catalog entry, or for an unknown type the envelope (spec/DECISIONS.md, unknown-types).
@@ -522,7 +520,7 @@ struct validator::impl {
       each(check_kind::forbidden_field, [&](rule_state& s) {
         for (const auto& p : s.rule->check.fields) {
           if (p.type == type && lookup(ev, p.keys)) {
-            report(s.rule, frame, offset, "no " + path_text(p.keys) + " on " + p.type, p.to_string() + " present");
+            report(s, frame, offset, "no " + path_text(p.keys) + " on " + p.type, p.to_string() + " present");
           }
         }
       });
@@ -551,14 +549,14 @@ struct validator::impl {
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
-          if (role.in_types) report(s.rule, frame, offset, cat({"no ", type, " frame"}), describe(ev));
+          if (role.in_types) report(s, frame, offset, cat({"no ", type, " frame"}), describe(ev));
           break;
         case check_kind::refers: {
           for (const auto& from : c.fields) {
             if (from.type != type) continue;
             const auto v = lookup(ev, from.keys);
             if (v && !s.values.contains(value_key(*v))) {
-              report(s.rule, frame, offset, from.to_string() + " naming an earlier " + c.to.to_string(),
+              report(s, frame, offset, from.to_string() + " naming an earlier " + c.to.to_string(),
                      from.to_string() + " " + describe(*v) + " that no earlier " + c.to.type + " has");
             }
           }
@@ -572,7 +570,7 @@ struct validator::impl {
           if (p.type != type) break;
           if (const auto v = lookup(ev, p.keys)) {
             if (!s.values.insert(value_key(*v)).second) {
-              report(s.rule, frame, offset, "a " + p.to_string() + " not used before",
+              report(s, frame, offset, "a " + p.to_string() + " not used before",
                      p.to_string() + " " + describe(*v) + " again");
             }
           }
@@ -587,7 +585,7 @@ struct validator::impl {
             s.first_frame = frame;
           } else if (v->type() == json_type::string ? *s.first_value != v->as_string()
                                                     : *s.first_value != value_key(*v)) {
-            report(s.rule, frame, offset,
+            report(s, frame, offset,
                    c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame + 1),
                    c.field + " " + describe(*v));
           }
@@ -598,7 +596,7 @@ struct validator::impl {
           const auto v = lookup(ev, std::string_view(c.field));
           if (!v || v->type() != json_type::number) break;
           if (s.last_number && !(v->as_number() > *s.last_number)) {
-            report(s.rule, frame, offset,
+            report(s, frame, offset,
                    c.field + " greater than " + nlohmann::json(*s.last_number).dump() + " (frame " +
                        std::to_string(s.last_number_frame + 1) + ")",
                    c.field + " " + describe(*v));
@@ -611,12 +609,12 @@ struct validator::impl {
         case check_kind::pair_closed: pair_step(s, role, ev, type, frame, offset); break;
         case check_kind::first_frame:
           if (frame == 0 && !contains(c.types, type)) {
-            report(s.rule, frame, offset, "a first frame of type " + list_text(c.types), describe(ev));
+            report(s, frame, offset, "a first frame of type " + list_text(c.types), describe(ev));
           }
           break;
         case check_kind::last_frame:
           if (s.triggered) {
-            report(s.rule, frame, offset,
+            report(s, frame, offset,
                    "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
           } else if (role.in_types) {
@@ -627,13 +625,13 @@ struct validator::impl {
           break;
         case check_kind::at_most_once:
           if (role.in_types && ++s.count > 1) {
-            report(s.rule, frame, offset, "at most one " + list_text(c.types) + " frame",
+            report(s, frame, offset, "at most one " + list_text(c.types) + " frame",
                    describe(ev) + ", number " + std::to_string(s.count));
           }
           break;
         case check_kind::followed_only_by:
           if (s.triggered && !role.in_allow) {
-            report(s.rule, frame, offset,
+            report(s, frame, offset,
                    (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger +
                        " of frame " + std::to_string(s.trigger_frame),
                    describe(ev));
@@ -670,7 +668,7 @@ struct validator::impl {
     if (!is_open) {
       if (c.kind == check_kind::pair) {
         const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
-        report(s.rule, frame, offset, "an open " + c.open + key_text + " before this " + std::string(type),
+        report(s, frame, offset, "an open " + c.open + key_text + " before this " + std::string(type),
                describe(ev) + " with none open");
       }
       return;
@@ -685,7 +683,7 @@ struct validator::impl {
     if (d.code != diag::invalid_utf8 || utf8_reported_frame == frames) return;
     utf8_reported_frame = frames;
     each(check_kind::utf8, [&](rule_state& s) {
-      report(s.rule, frames, d.offset, "UTF-8 text", "bytes that are not UTF-8 in " + excerpt(d.detail));
+      report(s, frames, d.offset, "UTF-8 text", "bytes that are not UTF-8 in " + excerpt(d.detail));
     });
   }
 
@@ -700,7 +698,7 @@ struct validator::impl {
     }
     each(check_kind::content_type, [&](rule_state& s) {
       if (lower != s.rule->check.value) {
-        report(s.rule, 0, 0, "Content-Type: " + s.rule->check.value, "Content-Type: " + excerpt(header));
+        report(s, 0, 0, "Content-Type: " + s.rule->check.value, "Content-Type: " + excerpt(header));
       }
     });
   }
@@ -714,7 +712,7 @@ struct validator::impl {
     }
     if (cut) {
       each(check_kind::frame_terminated, [&](rule_state& s) {
-        report(s.rule, frames, tail_offset, "a blank line ending the frame",
+        report(s, frames, tail_offset, "a blank line ending the frame",
                "the stream ends inside the frame " + excerpt(tail));
       });
     }
@@ -723,12 +721,12 @@ struct validator::impl {
     for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind == check_kind::last_frame && !s.triggered) {
-        report(s.rule, frames, stream_size, "a final " + list_text(c.types) + " frame", after);
+        report(s, frames, stream_size, "a final " + list_text(c.types) + " frame", after);
       }
       if (c.kind == check_kind::pair_closed) {
         for (const auto& [key, items] : s.open) {
           for (const auto& item : items) {
-            report(s.rule, item.frame, item.offset,
+            report(s, item.frame, item.offset,
                    list_text(c.close) + " for this " + c.open +
                        (c.key.empty() ? "" : " (" + c.key + " " + excerpt(key) + ")") + " before the end of the stream",
                    "still open at the end of the stream");
