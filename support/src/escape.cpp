@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ssec/escape.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "ssec/text.hpp"
@@ -126,12 +127,16 @@ std::string quote(std::string_view value) {
 }
 
 std::string quote_clipped(std::string_view bytes, std::size_t max_bytes) {
-  if (bytes.size() <= max_bytes) return quote(bytes);
+  return quote_clipped(bytes, max_bytes, bytes.size());
+}
+
+std::string quote_clipped(std::string_view head, std::size_t max_bytes, std::uint64_t total_size) {
+  if (total_size <= max_bytes) return quote(head.substr(0, total_size));
   // Cut on a character boundary, so the excerpt shows no broken sequence
   // that the stream does not have.
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(bytes[cut]) & 0xC0) == 0x80) --cut;
-  return quote(bytes.substr(0, cut)) + "... (" + std::to_string(bytes.size() - cut) + " more bytes)";
+  std::size_t cut = std::min(max_bytes, head.size());
+  while (cut > 0 && cut < head.size() && (static_cast<unsigned char>(head[cut]) & 0xC0) == 0x80) --cut;
+  return quote(head.substr(0, cut)) + "... (" + std::to_string(total_size - cut) + " more bytes)";
 }
 
 }  // namespace ssec

@@ -54,4 +54,17 @@ TEST(quote_clipped, says_how_much_it_left_out) {
             "\"a\"... (3 more bytes)");
 }
 
+// Of a value only the start of which is at hand: the same text as of the
+// whole value, for every size of the start from max_bytes + 1 on.
+TEST(quote_clipped, of_a_start_counts_what_the_whole_value_leaves_out) {
+  const std::string whole = "ab\xC3\xA9" + std::string(50, 'x');  // the cut at 3 falls inside "é"
+  for (std::size_t have = 4; have <= whole.size(); ++have) {
+    EXPECT_EQ(ssec::quote_clipped(std::string_view(whole).substr(0, have), 3, whole.size()),
+              ssec::quote_clipped(whole, 3))
+        << have;
+  }
+  EXPECT_EQ(ssec::quote_clipped("abc", 3, 3), "\"abc\"");
+  EXPECT_EQ(ssec::quote_clipped("abcdef", 10, 4), "\"abcd\"");
+}
+
 }  // namespace

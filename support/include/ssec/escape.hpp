@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,5 +26,10 @@ std::string quote(std::string_view bytes);
 /// character boundary), followed by "... (N more bytes)" when anything was
 /// left out: for messages about values of any size.
 std::string quote_clipped(std::string_view bytes, std::size_t max_bytes);
+
+/// quote_clipped of a value of `total_size` bytes of which only the start,
+/// `head`, is at hand (at least max_bytes + 1 of its bytes, or all of it):
+/// the same text, counting the bytes left out of the whole value.
+std::string quote_clipped(std::string_view head, std::size_t max_bytes, std::uint64_t total_size);
 
 }  // namespace ssec

@@ -206,17 +206,32 @@ std::uint64_t final_digest(digest_visitor v, const Parser& p, sse::errc status) 
   return v.value();
 }
 
+// One parse hashed as it goes (digest_visitor), fed chunk by chunk; a fatal
+// error stops it, and later chunks are ignored, as a caller would stop.
+class digest_parse {
+ public:
+  explicit digest_parse(const sse::limits& lim) : p_(v_, lim) {}
+  digest_parse(const digest_parse&) = delete;
+  digest_parse& operator=(const digest_parse&) = delete;
+  void feed(std::string_view chunk) {
+    if (!sse::is_fatal(status_)) status_ = p_.feed(chunk).status;
+  }
+  std::uint64_t finish() {
+    if (!sse::is_fatal(status_)) status_ = p_.finish();
+    return final_digest(v_, p_, status_);
+  }
+
+ private:
+  digest_visitor v_;
+  sse::parser<digest_visitor> p_;
+  sse::errc status_ = sse::errc::ok;
+};
+
 // The digest of parsing `chunks` in order and finishing.
 std::uint64_t parse_digest(const std::vector<std::string_view>& chunks, const sse::limits& lim) {
-  digest_visitor v;
-  sse::parser<digest_visitor> p(v, lim);
-  sse::errc status = sse::errc::ok;
-  for (const auto chunk : chunks) {
-    status = p.feed(chunk).status;
-    if (sse::is_fatal(status)) break;
-  }
-  if (!sse::is_fatal(status)) status = p.finish();
-  return final_digest(v, p, status);
+  digest_parse d(lim);
+  for (const auto chunk : chunks) d.feed(chunk);
+  return d.finish();
 }
 
 // parse_digest of sse::chunking::random(bytes, seed), cut as it is fed: a
@@ -224,18 +239,29 @@ std::uint64_t parse_digest(const std::vector<std::string_view>& chunks, const ss
 // a vector of a quarter million views, a fresh 4 MB.
 std::uint64_t random_split_digest(std::string_view bytes, std::uint64_t seed, const sse::limits& lim) {
   if (bytes.empty()) return parse_digest({bytes}, lim);  // random() gives one empty chunk
-  digest_visitor v;
-  sse::parser<digest_visitor> p(v, lim);
-  sse::errc status = sse::errc::ok;
-  sse::chunking::random_cuts cuts(seed);
-  for (std::size_t at = 0; at < bytes.size();) {
-    const std::string_view chunk = bytes.substr(at, cuts.next());
-    at += chunk.size();
-    status = p.feed(chunk).status;
-    if (sse::is_fatal(status)) break;
+  digest_parse d(lim);
+  sse::chunking::recutter cuts{sse::chunking::random_cuts(seed)};
+  const auto feed = [&](std::string_view chunk) {
+    d.feed(chunk);
+    return true;
+  };
+  cuts.push(bytes, feed);
+  cuts.finish(feed);
+  return d.finish();
+}
+
+// The end of the last separator unterminated_block looks for ("\n\n",
+// "\r\n\r\n", "\r\r") wholly inside `bytes`, or 0. Searched from the end,
+// so the cost is the distance to it (rfind of each would compare at every
+// byte of a read that lacks it, as an LF stream lacks "\r\r").
+std::size_t after_last_separator(std::string_view bytes) {
+  for (std::size_t end = bytes.size(); end >= 2; --end) {
+    const char c = bytes[end - 1];
+    if (c != '\n' && c != '\r') continue;
+    if (bytes[end - 2] == c) return end;
+    if (c == '\n' && end >= 4 && bytes.substr(end - 4, 4) == "\r\n\r\n") return end;
   }
-  if (!sse::is_fatal(status)) status = p.finish();
-  return final_digest(v, p, status);
+  return 0;
 }
 
 std::string seconds(double s) {
@@ -247,12 +273,12 @@ std::string seconds(double s) {
 
 // The first bytes of a response body that is not a stream (an error page
 // says why), escaped; redacted later with the rest of the report.
-std::string body_excerpt(std::string_view body) {
-  if (body.empty()) return " (no body)";
-  return ", body " + ssec::quote_clipped(body, 200);
+std::string body_excerpt(const body_pass& body) {
+  if (body.size() == 0) return " (no body)";
+  return ", body " + ssec::quote_clipped(body.head(), 200, body.size());
 }
 
-void check_response(const capture& cap, std::string_view body, check_report& r) {
+void check_response(const capture& cap, const body_pass& body, check_report& r) {
   if (cap.status == 0) return;
   if (cap.status >= 300 && cap.status < 400) {
     add(r, {"HTTP-REDIRECT", "must", std::nullopt, 0,
@@ -290,9 +316,9 @@ void check_response(const capture& cap, std::string_view body, check_report& r) 
   }
 }
 
-void check_transport(const capture& cap, std::string_view bytes, check_report& r) {
-  const auto tail = unterminated_block(bytes);
-  const std::uint64_t at = bytes.size();
+void check_transport(const capture& cap, const body_pass& body, check_report& r) {
+  const auto tail = body.unterminated();
+  const std::uint64_t at = body.size();
   const std::string where =
       tail ? "mid-frame (the frame at byte " + std::to_string(*tail) + " is incomplete)" : "on a frame boundary";
   if (cap.end == "reset") {
@@ -354,11 +380,135 @@ void arrival_pass::finish() {
 std::size_t arrival_pass::events() const noexcept { return impl_->v.events; }
 bool arrival_pass::stopped() const noexcept { return sse::is_fatal(impl_->status); }
 
+struct body_pass::impl {
+  sse::limits lim;
+  std::uint64_t seeds = 0;
+  bool one_read = false;
+  bool parse = true;
+  std::uint64_t size = 0;
+  std::string head;
+  std::string held;  // the body, until it outgrows held_whole
+  bool let_go = false;
+  // Once the body is let go: the first seed's random split.
+  std::optional<digest_parse> random;
+  std::optional<sse::chunking::recutter> random_cuts;
+  // unterminated_block, followed: where the block after the latest blank
+  // line begins, and the body's last bytes (a separator may straddle reads).
+  std::uint64_t block_start = 0;
+  std::string tail;
+  std::vector<chunking> chunkings;
+  std::optional<std::uint64_t> reference;
+
+  // The blank lines unterminated_block looks for, and the endings after
+  // which nothing is unterminated.
+  static constexpr std::string_view separators[] = {"\n\n", "\r\n\r\n", "\r\r"};
+  static constexpr std::string_view endings[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"};
+  static constexpr std::size_t tail_size = 4;  // the longest separator or ending
+
+  void follow_separators(std::string_view bytes) {
+    if (!tail.empty()) {
+      const std::string joined = tail + std::string(bytes.substr(0, tail_size - 1));
+      const std::uint64_t joined_at = size - tail.size();
+      for (const auto sep : separators) {
+        for (auto at = joined.find(sep); at != std::string::npos; at = joined.find(sep, at + 1)) {
+          if (at < tail.size() && at + sep.size() > tail.size())
+            block_start = std::max(block_start, joined_at + at + sep.size());
+        }
+      }
+    }
+    if (const std::size_t end = after_last_separator(bytes); end > 0) block_start = std::max(block_start, size + end);
+    if (bytes.size() >= tail_size) {
+      tail.assign(bytes.substr(bytes.size() - tail_size));
+    } else {
+      tail.append(bytes);
+      if (tail.size() > tail_size) tail.erase(0, tail.size() - tail_size);
+    }
+  }
+
+  void follow_parses(std::string_view piece) {
+    if (random) {
+      random_cuts->push(piece, [this](std::string_view chunk) {
+        random->feed(chunk);
+        return true;
+      });
+    }
+  }
+
+  void feed(std::string_view bytes) {
+    follow_separators(bytes);
+    size += bytes.size();
+    if (head.size() < head_size) head.append(bytes.substr(0, head_size - head.size()));
+    if (!parse) return;
+    if (!let_go) {
+      if (size <= held_whole) {
+        // Reserved at once (address space: pages are taken as written), so
+        // a body near the bound is not copied at each doubling.
+        if (held.empty() && size < held_whole) held.reserve(held_whole);
+        held.append(bytes);
+        return;
+      }
+      let_go = true;
+      if (seeds > 0) {
+        random.emplace(lim);
+        random_cuts.emplace(sse::chunking::random_cuts(1));
+      }
+      follow_parses(held);
+      std::string().swap(held);
+    }
+    follow_parses(bytes);
+  }
+
+  void finish() {
+    if (!parse) return;
+    if (!let_go) {
+      if (!one_read) reference = parse_digest({std::string_view(held)}, lim);
+      if (held.size() <= (64u << 10))
+        chunkings.push_back({"byte by byte", parse_digest(sse::chunking::bytes(held), lim)});
+      for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+        chunkings.push_back({"with random seed " + std::to_string(seed), random_split_digest(held, seed, lim)});
+      }
+      std::string().swap(held);
+      return;
+    }
+    if (random) {
+      random_cuts->finish([this](std::string_view chunk) {
+        random->feed(chunk);
+        return true;
+      });
+      chunkings.push_back({"with random seed 1", random->finish()});
+    }
+  }
+};
+
+body_pass::body_pass(const sse::limits& lim, std::uint64_t chunking_seeds, bool one_read, bool parse)
+    : impl_(std::make_unique<impl>()) {
+  impl_->lim = lim;
+  impl_->seeds = chunking_seeds;
+  impl_->one_read = one_read;
+  impl_->parse = parse;
+}
+body_pass::~body_pass() = default;
+void body_pass::feed(std::string_view bytes) { impl_->feed(bytes); }
+void body_pass::finish() { impl_->finish(); }
+std::uint64_t body_pass::size() const noexcept { return impl_->size; }
+std::string_view body_pass::head() const noexcept { return impl_->head; }
+std::optional<std::uint64_t> body_pass::unterminated() const noexcept {
+  if (impl_->size == 0) return std::nullopt;
+  const std::string_view tail = impl_->tail;
+  for (const auto end : impl::endings) {
+    if (tail.ends_with(end)) return std::nullopt;
+  }
+  return impl_->block_start;
+}
+const std::vector<body_pass::chunking>& body_pass::chunkings() const noexcept { return impl_->chunkings; }
+std::optional<std::uint64_t> body_pass::reference() const noexcept { return impl_->reference; }
+bool body_pass::let_go() const noexcept { return impl_->let_go; }
+
 }  // namespace detail
 
 namespace {
 
-void check_wire(const capture& cap, std::string_view bytes, const reads& rd, const arrival_pass& arrived,
+void check_wire(const capture& cap, const body_pass& body, const reads& rd, const arrival_pass& arrived,
                 const check_options& opt, check_report& r) {
   const auto& v = arrived.state().v;
   const auto& p = arrived.state().p;
@@ -407,29 +557,23 @@ void check_wire(const capture& cap, std::string_view bytes, const reads& rd, con
 
   // Re-parse under many chunkings: the reference must agree with itself;
   // the as-received split is what the client actually saw. Parses are
-  // compared by digest (digest_visitor), so none is held in memory.
-  // One piece is one chunk, the whole body: the arrival pass parsed it so.
-  const std::uint64_t whole = rd.at.size() == 1 ? as_received : parse_digest({std::string_view(bytes)}, opt.limits);
+  // compared by digest (digest_visitor), so none is held in memory. One
+  // read is one chunk, the whole body: the arrival pass parsed it so.
+  // A body let go is not parsed whole: what it was received as is the reference.
+  const bool whole_parsed = rd.at.size() == 1 || body.reference().has_value();
+  const std::uint64_t whole = rd.at.size() == 1 ? as_received : body.reference().value_or(as_received);
+  const std::string reference = whole_parsed ? "whole" : "as received";
   const auto compare_digest = [&](std::uint64_t digest, const std::string& name) {
     ++r.chunkings_tried;
     if (digest == whole) return;
     if (!r.chunking_invariant) return;  // one finding is enough
     r.chunking_invariant = false;
-    add(r,
-        {"WIRE-CHUNKING", "must", std::nullopt, 0, "the stream parses differently when split " + name + " than whole",
-         "the same events under every chunking", "a difference under " + name});
+    add(r, {"WIRE-CHUNKING", "must", std::nullopt, 0,
+            "the stream parses differently when split " + name + " than " + reference,
+            "the same events under every chunking", "a difference under " + name});
   };
-  const auto compare = [&](const std::vector<std::string_view>& chunks, const std::string& name) {
-    compare_digest(parse_digest(chunks, opt.limits), name);
-  };
-  compare_digest(as_received, "as received");  // the arrival pass above parsed it
-  if (bytes.size() <= (64u << 10)) compare(sse::chunking::bytes(bytes), "byte by byte");
-  // Large bodies (an endless line, say) get one random split: each re-parse costs a pass.
-  const std::uint64_t seeds =
-      bytes.size() > (16u << 20) ? std::min<std::uint64_t>(1, opt.chunking_seeds) : opt.chunking_seeds;
-  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    compare_digest(random_split_digest(bytes, seed, opt.limits), "with random seed " + std::to_string(seed));
-  }
+  if (whole_parsed) compare_digest(as_received, "as received");  // the arrival pass above parsed it
+  for (const auto& c : body.chunkings()) compare_digest(c.digest, c.name);
 }
 
 // The producer rules over the body as received: the same report as
@@ -454,7 +598,7 @@ bool is_stream(const capture& c) noexcept {
 
 bool is_sample(const capture& c) noexcept { return c.end == "stopped" || c.end == "max_bytes" || c.end == "max_time"; }
 
-check_report judge(const capture& meta, std::string_view body, const reads& rd, const arrival_pass* arrived,
+check_report judge(const capture& meta, const body_pass& body, const reads& rd, const arrival_pass* arrived,
                    const check_options& opt) {
   check_report r;
   r.strict = opt.strict;
@@ -526,10 +670,9 @@ check_report analyze(const capture& cap, const check_options& opt) {
     rd.add(pos, pc.at_seconds);
     pos += pc.bytes.size();
   }
-  // One piece (a file) is the body already; more (reads of a live stream)
-  // are concatenated for the whole-body checks.
-  const std::string concatenated = cap.pieces.size() == 1 ? std::string() : cap.bytes();
-  const std::string_view bytes = cap.pieces.size() == 1 ? std::string_view(cap.pieces.front().bytes) : concatenated;
+  body_pass body(opt.limits, opt.chunking_seeds, cap.pieces.size() == 1, stream);
+  for (const auto& pc : cap.pieces) body.feed(pc.bytes);
+  body.finish();
   std::optional<arrival_pass> arrived;
   if (stream) {
     arrived.emplace(opt.limits, rd);
@@ -537,7 +680,7 @@ check_report analyze(const capture& cap, const check_options& opt) {
     for (std::size_t i = 0; i < cap.pieces.size() && going; ++i) going = arrived->feed(i, cap.pieces[i].bytes);
     if (going) arrived->finish();
   }
-  check_report r = judge(cap, bytes, rd, arrived ? &*arrived : nullptr, opt);
+  check_report r = judge(cap, body, rd, arrived ? &*arrived : nullptr, opt);
   // The producer findings come after the wire's: the report does not depend
   // on which thread finishes first.
   if (producer.joinable()) {

@@ -9,8 +9,8 @@
 #include <chrono>
 
 #include "check_internal.hpp"
-#include "followed_body.hpp"
 #include "page_hints.hpp"
+#include "rules_follower.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "ssec/live/check.hpp"
 
@@ -226,17 +226,22 @@ struct piece_sink {
   }
 };
 
-// check_descriptor's and check_request's reads: into the body, parsed as they arrive.
+// check_descriptor's and check_request's reads: each parsed as it arrives
+// (the arrival pass and the whole-body checks), then handed to the producer
+// rules; the body is not held, unless `record` asks for the capture.
 struct body_sink {
-  detail::followed_body& body;
+  detail::rules_follower& rules;
+  detail::body_pass& body;
   detail::reads& rd;
   detail::arrival_pass& arrived;
-  char* space(std::size_t n) { return body.space(n); }
+  capture* record = nullptr;
+  char* space(std::size_t n) { return rules.space(n); }
   counted take(std::string_view bytes, double at) {
-    const std::uint64_t offset = body.view().size();
-    body.commit(bytes.size());
-    rd.add(offset, at);
+    rd.add(body.size(), at);
     arrived.feed(rd.at.size() - 1, bytes);
+    body.feed(bytes);
+    if (record != nullptr) record->pieces.push_back({piece_bytes(bytes), at});
+    rules.commit(bytes.size());
     return {arrived.events(), arrived.stopped()};
   }
 };
@@ -252,25 +257,12 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
 }
 
 namespace {
-
-// The first capacity of a body read up to `max_bytes` (0: no limit), which
-// starts with 256 MiB of address space.
-std::size_t first_capacity(std::uint64_t max_bytes) {
-  constexpr std::uint64_t unbounded_start = std::uint64_t{256} << 20;
-  return static_cast<std::size_t>(max_bytes > 0 ? std::min(max_bytes, unbounded_start) : unbounded_start);
+// The capture --record saves: `meta`, with the pieces body_sink kept.
+void record_capture(capture* record, capture meta) {
+  if (record == nullptr) return;
+  meta.pieces = std::move(record->pieces);
+  *record = std::move(meta);
 }
-
-// The capture a body held once stands for: `meta`, with a piece per read.
-capture as_capture(const capture& meta, std::string_view body, const detail::reads& rd) {
-  capture out = meta;
-  out.pieces.reserve(rd.start.size());
-  for (std::size_t i = 0; i < rd.start.size(); ++i) {
-    const std::uint64_t end = i + 1 < rd.start.size() ? rd.start[i + 1] : body.size();
-    out.pieces.push_back({std::string(body.substr(rd.start[i], end - rd.start[i])), rd.at[i]});
-  }
-  return out;
-}
-
 }  // namespace
 
 check_report check_descriptor(int fd, std::string source, const read_limits& lim, const check_options& opt,
@@ -280,16 +272,19 @@ check_report check_descriptor(int fd, std::string source, const read_limits& lim
   capture meta;
   meta.source = std::move(source);
   // A descriptor is always a stream (no HTTP status): the producer rules run whenever there is a dialect.
-  detail::followed_body body(first_capacity(lim.max_bytes), o.dialect, o.limits);
+  detail::rules_follower rules(o.dialect, o.limits);
+  detail::body_pass body(o.limits, o.chunking_seeds, false);
   detail::reads rd;
   detail::arrival_pass arrived(o.limits, rd);
-  body_sink sink{body, rd, arrived};
+  if (record != nullptr) *record = capture{};
+  body_sink sink{rules, body, rd, arrived, record};
   read_loop(fd, lim, meta, sink);
   if (!arrived.stopped()) arrived.finish();
-  // The whole-body checks run while the producer rules finish the body.
-  check_report report = detail::judge(meta, body.view(), rd, &arrived, o);
-  if (const auto produced = body.finish(!detail::is_sample(meta))) detail::add_producer(*produced, report);
-  if (record != nullptr) *record = as_capture(meta, body.view(), rd);
+  body.finish();
+  // The whole-body checks are done; the producer rules may still be finishing the body.
+  check_report report = detail::judge(meta, body, rd, &arrived, o);
+  if (const auto produced = rules.finish(!detail::is_sample(meta))) detail::add_producer(*produced, report);
+  record_capture(record, std::move(meta));
   return report;
 }
 
@@ -298,10 +293,12 @@ check_report check_request(http::stream_request req, std::string source, std::si
   const bool sampling = sample_for(req, max_time_s);
   capture meta;
   meta.source = std::move(source);
-  detail::followed_body body(first_capacity(req.max_bytes), opt.dialect, opt.limits);
+  detail::rules_follower rules(opt.dialect, opt.limits);
+  detail::body_pass body(opt.limits, opt.chunking_seeds, false);
   detail::reads rd;
   detail::arrival_pass arrived(opt.limits, rd);
-  body_sink sink{body, rd, arrived};
+  if (record != nullptr) *record = capture{};
+  body_sink sink{rules, body, rd, arrived, record};
   const auto result = http::stream(req, [&](std::string_view bytes, double at) {
     char* into = sink.space(bytes.size());
     std::copy(bytes.begin(), bytes.end(), into);
@@ -319,12 +316,13 @@ check_report check_request(http::stream_request req, std::string source, std::si
   if (sampling && meta.end == "timeout") meta.end = "max_time";
   const bool stream = detail::is_stream(meta);
   if (stream && !arrived.stopped()) arrived.finish();
-  check_report report = detail::judge(meta, body.view(), rd, stream ? &arrived : nullptr, opt);
+  body.finish();
+  check_report report = detail::judge(meta, body, rd, stream ? &arrived : nullptr, opt);
   // The producer rules followed the body from its first byte; their report
   // counts only when it was a stream.
-  const auto produced = body.finish(!detail::is_sample(meta));
+  const auto produced = rules.finish(!detail::is_sample(meta));
   if (stream && produced) detail::add_producer(*produced, report);
-  if (record != nullptr) *record = as_capture(meta, body.view(), rd);
+  record_capture(record, std::move(meta));
   return report;
 }
 

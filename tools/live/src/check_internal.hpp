@@ -69,11 +69,60 @@ class arrival_pass {
   std::unique_ptr<impl> impl_;
 };
 
-/// analyze's report of a response whose body is `body`, read as `rd`, after
-/// the as-received parse `arrived` (null unless is_stream(meta)), but for
-/// the producer rules' findings (add_producer adds them, last). Only meta's
-/// members other than `pieces` are read.
-check_report judge(const capture& meta, std::string_view body, const reads& rd, const arrival_pass* arrived,
+/// The whole-body checks, followed read by read so that the body is not
+/// held: its size, its first bytes (the excerpt of an error page), where its
+/// unterminated last block begins, and its re-parses under other chunkings,
+/// compared by digest. A body of at most `held_whole` bytes is held and
+/// re-parsed at the end: whole, byte by byte (up to 64 KiB), and under every
+/// random seed. A larger one is let go as it grows past that: from then on
+/// one parse follows it, the first random seed's split, and the reference
+/// it is compared with is the as-received parse; its memory is one random
+/// chunk (tools/docs/check.md, "Chunkings").
+class body_pass {
+ public:
+  static constexpr std::uint64_t held_whole = std::uint64_t{4} << 20;
+  static constexpr std::size_t head_size = 256;  // more than an excerpt shows
+
+  /// `one_read`: the body will come as one read, so the as-received parse is
+  /// the whole parse and no reference parse is made. `parse`: false when
+  /// the body is not a stream (no re-parse is wanted).
+  body_pass(const sse::limits& lim, std::uint64_t chunking_seeds, bool one_read, bool parse = true);
+  ~body_pass();
+  body_pass(const body_pass&) = delete;
+  body_pass& operator=(const body_pass&) = delete;
+  /// The next read's bytes.
+  void feed(std::string_view bytes);
+  /// The end of the body, after the last read.
+  void finish();
+
+  std::uint64_t size() const noexcept;
+  /// The first head_size bytes (all of a shorter body).
+  std::string_view head() const noexcept;
+  /// unterminated_block of the whole body.
+  std::optional<std::uint64_t> unterminated() const noexcept;
+  /// The chunkings re-parsed, by name, each with its digest, after finish();
+  /// the whole parse's digest is reference(), unless the body was one read
+  /// or was let go.
+  struct chunking {
+    std::string name;
+    std::uint64_t digest;
+  };
+  const std::vector<chunking>& chunkings() const noexcept;
+  std::optional<std::uint64_t> reference() const noexcept;
+  /// True when the body outgrew held_whole (and was not parsed whole).
+  bool let_go() const noexcept;
+
+  struct impl;
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+/// analyze's report of a response whose body was followed by `body`, read as
+/// `rd`, after the as-received parse `arrived` (null unless is_stream(meta)),
+/// but for the producer rules' findings (add_producer adds them, last). Only
+/// meta's members other than `pieces` are read.
+check_report judge(const capture& meta, const body_pass& body, const reads& rd, const arrival_pass* arrived,
                    const check_options& opt);
 
 /// Adds the producer rules' report to a report made by judge: frames,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// check_descriptor (a stream judged as it arrives, its body held once) against
-// analyze(read_descriptor(...)), and the body it holds (followed_body) against
-// validate_stream, whatever the pieces and however often the buffer grows.
+// check_descriptor (a stream judged as it arrives, its body not held) against
+// analyze(read_descriptor(...)); the producer rules following it
+// (rules_follower) against validate_stream; and the whole-body checks
+// followed read by read (body_pass) against the same checks of the whole
+// body, whatever the reads.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,8 +13,10 @@
 #include <random>
 #include <string>
 
-#include "followed_body.hpp"
+#include "check_internal.hpp"
+#include "rules_follower.hpp"
 #include "sse/dialect/catalog.hpp"
+#include "ssec/escape.hpp"
 #include "ssec/live/check.hpp"
 
 namespace {
@@ -50,27 +54,139 @@ std::string shown(const sse::dialect::validation_report& v) {
   return out;
 }
 
-TEST(followed_body, gives_validate_streams_report_whatever_the_pieces_and_growth) {
+TEST(rules_follower, gives_validate_streams_report_whatever_the_reads) {
   const auto* agent = sse::dialect::builtin_dialect("agent");
   ASSERT_NE(agent, nullptr);
-  const std::string stream = agent_stream(6000);  // about 2.5 MiB: slices of 1 MiB and a rest
-  ASSERT_GT(stream.size(), 2 * sse::dialect::validation_slice);
+  const std::string stream = agent_stream(12000);  // about 5 MiB: more slices than the follower keeps, and a rest
+  ASSERT_GT(stream.size(), (ssec::live::detail::rules_follower::slices_kept + 1) * sse::dialect::validation_slice);
   const std::string expected = shown(sse::dialect::validate_stream(*agent, stream));
   for (const std::uint32_t seed : {1u, 2u, 3u}) {
     std::mt19937 random(seed);
-    // A first capacity of a few KiB: the buffer doubles many times while followed.
-    ssec::live::detail::followed_body body(4096 * seed, agent, sse::limits{});
+    // Reads of up to 200,000 bytes: longer than the room a slice keeps for the read that completes it.
+    ssec::live::detail::rules_follower rules(agent, sse::limits{});
     for (std::size_t at = 0; at < stream.size();) {
       const std::size_t n = std::min<std::size_t>(stream.size() - at, 1 + random() % 200000);
-      stream.copy(body.space(n), n, at);
-      body.commit(n);
+      stream.copy(rules.space(n), n, at);
+      rules.commit(n);
       at += n;
     }
-    EXPECT_EQ(body.view(), stream);
-    const auto report = body.finish(true);
+    const auto report = rules.finish(true);
     ASSERT_TRUE(report.has_value());
     EXPECT_EQ(shown(*report), expected) << "seed " << seed;
   }
+}
+
+// Feeds `body` to a body_pass in reads cut by `cuts` (sizes, repeated), then finishes it.
+void feed_in_reads(ssec::live::detail::body_pass& pass, std::string_view body, const std::vector<std::size_t>& cuts) {
+  for (std::size_t at = 0, i = 0; at < body.size(); ++i) {
+    const std::size_t n = std::min(body.size() - at, cuts[i % cuts.size()]);
+    pass.feed(body.substr(at, n));
+    at += n;
+  }
+  pass.finish();
+}
+
+// Where the unterminated block begins, its first bytes and its size, as
+// the whole body gives them, whatever the reads: separators and endings
+// cut between reads included.
+TEST(body_pass, follows_the_unterminated_block_head_and_size_whatever_the_reads) {
+  std::vector<std::string> bodies = {"",
+                                     "a",
+                                     "a\n\nb",
+                                     "data: x\r\n\r\ndata: y",
+                                     "x\r\r",
+                                     "x\n\r\n",
+                                     "x\r\n\n",
+                                     "\n\n\n",
+                                     "a\r\n\r\nb\r\n",
+                                     "a\r\n\r",
+                                     "\r",
+                                     "a\n\nb\r\rc",
+                                     std::string(600, 'x') + "\n\n" + std::string(300, 'y')};
+  std::mt19937 random(7);
+  for (int i = 0; i < 300; ++i) {
+    std::string b(random() % 24, 'a');
+    for (auto& c : b) c = "a\r\n"[random() % 3];
+    bodies.push_back(b);
+  }
+  for (const auto& b : bodies) {
+    const auto expected = ssec::live::detail::unterminated_block(b);
+    for (const std::vector<std::size_t>& cuts :
+         std::vector<std::vector<std::size_t>>{{b.size() + 1}, {1}, {2}, {3, 1, 5}, {7, 2}}) {
+      ssec::live::detail::body_pass pass(sse::limits{}, 1, false);
+      feed_in_reads(pass, b, cuts);
+      const std::string what = ssec::quote(b) + " cut every " + std::to_string(cuts.front());
+      EXPECT_EQ(pass.unterminated(), expected) << what;
+      EXPECT_EQ(pass.size(), b.size()) << what;
+      EXPECT_EQ(pass.head(), std::string_view(b).substr(0, ssec::live::detail::body_pass::head_size)) << what;
+    }
+  }
+}
+
+// A body outgrowing what is held is let go: from then on the first seed's
+// random split follows it, and its digest does not depend on the reads (nor
+// on where the body was let go), for LF, CR and CR LF line ends, CR LF pairs
+// cut between reads, and a line past the limit; a changed byte changes it.
+TEST(body_pass, a_body_let_go_is_reparsed_under_one_random_split_whatever_the_reads) {
+  using ssec::live::detail::body_pass;
+  std::string lf = agent_stream(12000);
+  ASSERT_GT(lf.size(), body_pass::held_whole);
+  std::string crlf;
+  std::string cr;
+  for (const char c : lf) {
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    cr += c == '\n' ? '\r' : c;
+  }
+  sse::limits short_lines;
+  short_lines.max_line = 1000;
+  const std::string long_line = lf.substr(0, 1 << 20) + "data: " + std::string(5000, 'x') + "\n\n" + lf;
+  struct body {
+    std::string name;
+    const std::string* bytes;
+    sse::limits lim;
+  };
+  std::vector<std::uint64_t> digests;
+  for (const body& b : {body{"lf", &lf, {}}, body{"crlf", &crlf, {}}, body{"cr", &cr, {}},
+                        body{"a line past the limit", &long_line, short_lines}}) {
+    body_pass one(b.lim, 16, true);
+    feed_in_reads(one, *b.bytes, {b.bytes->size()});
+    EXPECT_TRUE(one.let_go()) << b.name;
+    EXPECT_FALSE(one.reference().has_value()) << b.name;
+    ASSERT_EQ(one.chunkings().size(), 1u) << b.name;  // one seed for a body let go
+    EXPECT_EQ(one.chunkings()[0].name, "with random seed 1") << b.name;
+    digests.push_back(one.chunkings()[0].digest);
+    // Reads of odd sizes, so that many end inside a CR LF pair or a line.
+    for (const std::vector<std::size_t>& cuts :
+         std::vector<std::vector<std::size_t>>{{65536}, {65537, 4093}, {(std::size_t{3} << 20) + 1}}) {
+      body_pass pass(b.lim, 16, false);
+      feed_in_reads(pass, *b.bytes, cuts);
+      const std::string what = b.name + " in reads of " + std::to_string(cuts.front());
+      EXPECT_TRUE(pass.let_go()) << what;
+      EXPECT_FALSE(pass.reference().has_value()) << what;
+      ASSERT_EQ(pass.chunkings().size(), 1u) << what;
+      EXPECT_EQ(pass.chunkings()[0].digest, one.chunkings()[0].digest) << what;
+    }
+  }
+  // LF, CR and CR LF line ends make the same events: the same digest. The
+  // line past the limit, or one byte changed, make another.
+  EXPECT_EQ(digests[0], digests[1]);
+  EXPECT_EQ(digests[0], digests[2]);
+  EXPECT_NE(digests[0], digests[3]);
+  std::string changed = lf;
+  changed[changed.size() / 2] = changed[changed.size() / 2] == 'x' ? 'y' : 'x';
+  body_pass other(sse::limits{}, 16, true);
+  feed_in_reads(other, changed, {changed.size()});
+  EXPECT_NE(digests[0], other.chunkings()[0].digest);
+  // A held body (at most held_whole bytes) is re-parsed whole, byte by byte
+  // up to 64 KiB, and under every seed.
+  const std::string small = agent_stream(20);
+  ASSERT_LE(small.size(), std::size_t{64} << 10);
+  body_pass held(sse::limits{}, 16, false);
+  feed_in_reads(held, small, {100, 7});
+  EXPECT_FALSE(held.let_go());
+  ASSERT_EQ(held.chunkings().size(), 17u);
+  EXPECT_EQ(held.chunkings()[0].name, "byte by byte");
+  for (const auto& c : held.chunkings()) EXPECT_EQ(c.digest, *held.reference()) << c.name;
 }
 
 // The JSON report without its timing (times differ between two reads).
@@ -113,8 +229,21 @@ TEST_F(descriptor, is_judged_as_analyze_judges_read_descriptors_capture) {
   ssec::live::check_options agent;
   agent.dialect = sse::dialect::builtin_dialect("agent");
   const ssec::live::check_options wire;
-  write(agent_stream(3000));  // about 1.2 MiB: many reads, past one validator slice
+  write(agent_stream(40000));  // about 17 MiB: let go (body_pass::held_whole), more slices than are kept
   ssec::live::read_limits lim;
+  expect_same(lim, agent, "let go, agent");
+  expect_same(lim, wire, "let go, wire");
+  {
+    // Compared with what it was received as: one random split.
+    const int fd = ::open(path_.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    const auto r = ssec::live::check_descriptor(fd, "<file>", lim, agent);
+    ::close(fd);
+    EXPECT_EQ(r.chunkings_tried, 1u);
+    EXPECT_TRUE(r.chunking_invariant);
+    EXPECT_GT(r.events, 200000u);
+  }
+  write(agent_stream(3000));  // about 1.2 MiB: many reads, past one validator slice
   expect_same(lim, agent, "whole, agent");
   expect_same(lim, wire, "whole, wire");
   lim.max_bytes = 300001;  // cut mid-frame, mid-read
