@@ -26,20 +26,40 @@ std::string lower(std::string s) {
   return s;
 }
 
+namespace {
+
+// The endings after which a body has no unterminated block: a blank line,
+// however its line ends are written (at most four bytes).
+constexpr std::string_view frame_endings[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"};
+
+bool ends_on_frame_boundary(std::string_view bytes) {
+  for (const auto end : frame_endings) {
+    if (bytes.ends_with(end)) return true;
+  }
+  return false;
+}
+
+// The end of the last blank line unterminated_block looks for ("\n\n",
+// "\r\n\r\n", "\r\r") wholly inside `bytes`, or 0. Searched from the end,
+// so the cost is the distance to it (rfind of each would compare at every
+// byte of a read that lacks it, as an LF stream lacks "\r\r").
+std::size_t after_last_separator(std::string_view bytes) {
+  for (std::size_t end = bytes.size(); end >= 2; --end) {
+    const char c = bytes[end - 1];
+    if (c != '\n' && c != '\r') continue;
+    if (bytes[end - 2] == c) return end;
+    if (c == '\n' && end >= 4 && bytes.substr(end - 4, 4) == "\r\n\r\n") return end;
+  }
+  return 0;
+}
+
+}  // namespace
+
 // Offset of the start of the unterminated last block, or nullopt when the
 // bytes end on a frame boundary (a blank line) or are empty.
 std::optional<std::uint64_t> unterminated_block(std::string_view bytes) {
-  if (bytes.empty()) return std::nullopt;
-  for (const std::string_view end : {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"}) {
-    if (bytes.ends_with(end)) return std::nullopt;
-  }
-  // The last blank line: the block starts after it.
-  std::size_t best = 0;
-  for (const std::string_view sep : {"\n\n", "\r\n\r\n", "\r\r"}) {
-    const auto at = bytes.rfind(sep);
-    if (at != std::string_view::npos) best = std::max(best, at + sep.size());
-  }
-  return best;
+  if (bytes.empty() || ends_on_frame_boundary(bytes)) return std::nullopt;
+  return after_last_separator(bytes);  // the block starts after the last blank line (0: none)
 }
 
 void add(check_report& r, check_finding f) {
@@ -250,20 +270,6 @@ std::uint64_t random_split_digest(std::string_view bytes, std::uint64_t seed, co
   return d.finish();
 }
 
-// The end of the last separator unterminated_block looks for ("\n\n",
-// "\r\n\r\n", "\r\r") wholly inside `bytes`, or 0. Searched from the end,
-// so the cost is the distance to it (rfind of each would compare at every
-// byte of a read that lacks it, as an LF stream lacks "\r\r").
-std::size_t after_last_separator(std::string_view bytes) {
-  for (std::size_t end = bytes.size(); end >= 2; --end) {
-    const char c = bytes[end - 1];
-    if (c != '\n' && c != '\r') continue;
-    if (bytes[end - 2] == c) return end;
-    if (c == '\n' && end >= 4 && bytes.substr(end - 4, 4) == "\r\n\r\n") return end;
-  }
-  return 0;
-}
-
 std::string seconds(double s) {
   std::ostringstream out;
   out.precision(3);
@@ -393,28 +399,21 @@ struct body_pass::impl {
   std::optional<digest_parse> random;
   std::optional<sse::chunking::recutter> random_cuts;
   // unterminated_block, followed: where the block after the latest blank
-  // line begins, and the body's last bytes (a separator may straddle reads).
+  // line begins, and the body's last bytes (a blank line may straddle reads).
   std::uint64_t block_start = 0;
   std::string tail;
   std::vector<chunking> chunkings;
   std::optional<std::uint64_t> reference;
 
-  // The blank lines unterminated_block looks for, and the endings after
-  // which nothing is unterminated.
-  static constexpr std::string_view separators[] = {"\n\n", "\r\n\r\n", "\r\r"};
-  static constexpr std::string_view endings[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"};
-  static constexpr std::size_t tail_size = 4;  // the longest separator or ending
+  static constexpr std::size_t tail_size = 4;  // the longest blank line or ending
 
   void follow_separators(std::string_view bytes) {
+    // A blank line ending past the tail, in the tail and this read's first
+    // bytes, straddles them (or lies in this read, found again below).
     if (!tail.empty()) {
       const std::string joined = tail + std::string(bytes.substr(0, tail_size - 1));
-      const std::uint64_t joined_at = size - tail.size();
-      for (const auto sep : separators) {
-        for (auto at = joined.find(sep); at != std::string::npos; at = joined.find(sep, at + 1)) {
-          if (at < tail.size() && at + sep.size() > tail.size())
-            block_start = std::max(block_start, joined_at + at + sep.size());
-        }
-      }
+      if (const std::size_t end = after_last_separator(joined); end > tail.size())
+        block_start = std::max(block_start, size - tail.size() + end);
     }
     if (const std::size_t end = after_last_separator(bytes); end > 0) block_start = std::max(block_start, size + end);
     if (bytes.size() >= tail_size) {
@@ -493,11 +492,7 @@ void body_pass::finish() { impl_->finish(); }
 std::uint64_t body_pass::size() const noexcept { return impl_->size; }
 std::string_view body_pass::head() const noexcept { return impl_->head; }
 std::optional<std::uint64_t> body_pass::unterminated() const noexcept {
-  if (impl_->size == 0) return std::nullopt;
-  const std::string_view tail = impl_->tail;
-  for (const auto end : impl::endings) {
-    if (tail.ends_with(end)) return std::nullopt;
-  }
+  if (impl_->size == 0 || ends_on_frame_boundary(impl_->tail)) return std::nullopt;
   return impl_->block_start;
 }
 const std::vector<body_pass::chunking>& body_pass::chunkings() const noexcept { return impl_->chunkings; }
