@@ -254,20 +254,37 @@ std::uint64_t parse_digest(const std::vector<std::string_view>& chunks, const ss
   return d.finish();
 }
 
+// The parse of a body cut by seed `seed`'s random chunks, fed in pieces of
+// any size (the chunks are the same whatever the pieces).
+class random_split_parse {
+ public:
+  random_split_parse(std::uint64_t seed, const sse::limits& lim)
+      : parse_(lim), cuts_(sse::chunking::random_cuts(seed)) {}
+  void push(std::string_view piece) {
+    cuts_.push(piece, [this](std::string_view chunk) { return take(chunk); });
+  }
+  std::uint64_t finish() {
+    cuts_.finish([this](std::string_view chunk) { return take(chunk); });
+    return parse_.finish();
+  }
+
+ private:
+  bool take(std::string_view chunk) {
+    parse_.feed(chunk);
+    return true;
+  }
+  digest_parse parse_;
+  sse::chunking::recutter cuts_;
+};
+
 // parse_digest of sse::chunking::random(bytes, seed), cut as it is fed: a
 // large body's random chunks (about 270 bytes on average) would otherwise be
 // a vector of a quarter million views, a fresh 4 MB.
 std::uint64_t random_split_digest(std::string_view bytes, std::uint64_t seed, const sse::limits& lim) {
   if (bytes.empty()) return parse_digest({bytes}, lim);  // random() gives one empty chunk
-  digest_parse d(lim);
-  sse::chunking::recutter cuts{sse::chunking::random_cuts(seed)};
-  const auto feed = [&](std::string_view chunk) {
-    d.feed(chunk);
-    return true;
-  };
-  cuts.push(bytes, feed);
-  cuts.finish(feed);
-  return d.finish();
+  random_split_parse split(seed, lim);
+  split.push(bytes);
+  return split.finish();
 }
 
 std::string seconds(double s) {
@@ -396,8 +413,7 @@ struct body_pass::impl {
   std::string held;  // the body, until it outgrows held_whole
   bool let_go = false;
   // Once the body is let go: the first seed's random split.
-  std::optional<digest_parse> random;
-  std::optional<sse::chunking::recutter> random_cuts;
+  std::optional<random_split_parse> random;
   // unterminated_block, followed: where the block after the latest blank
   // line begins, and the body's last bytes (a blank line may straddle reads).
   std::uint64_t block_start = 0;
@@ -424,15 +440,6 @@ struct body_pass::impl {
     }
   }
 
-  void follow_parses(std::string_view piece) {
-    if (random) {
-      random_cuts->push(piece, [this](std::string_view chunk) {
-        random->feed(chunk);
-        return true;
-      });
-    }
-  }
-
   void feed(std::string_view bytes) {
     follow_separators(bytes);
     size += bytes.size();
@@ -447,14 +454,11 @@ struct body_pass::impl {
         return;
       }
       let_go = true;
-      if (seeds > 0) {
-        random.emplace(lim);
-        random_cuts.emplace(sse::chunking::random_cuts(1));
-      }
-      follow_parses(held);
+      if (seeds > 0) random.emplace(1, lim);
+      if (random) random->push(held);
       std::string().swap(held);
     }
-    follow_parses(bytes);
+    if (random) random->push(bytes);
   }
 
   void finish() {
@@ -469,13 +473,7 @@ struct body_pass::impl {
       std::string().swap(held);
       return;
     }
-    if (random) {
-      random_cuts->finish([this](std::string_view chunk) {
-        random->feed(chunk);
-        return true;
-      });
-      chunkings.push_back({"with random seed 1", random->finish()});
-    }
+    if (random) chunkings.push_back({"with random seed 1", random->finish()});
   }
 };
 
