@@ -46,6 +46,7 @@ struct tree {
 
   static node root(std::shared_ptr<const tree> t) { return node(std::move(t), 0); }
   static node at(const std::shared_ptr<const tree>& t, std::uint32_t index) { return node(t, index); }
+  static const tree* of(const node& n) { return n.tree_.get(); }
 };
 
 }  // namespace detail
@@ -300,6 +301,160 @@ result<node> load_document(std::string_view text, const std::string& file, docum
   auto tree = builder.take();
   if (tree->records.empty()) tree->records.emplace_back();  // an empty document: one null node
   return detail::tree::root(std::move(tree));
+}
+
+namespace {
+
+// The compiled form: this tag, then the counts of records and of children,
+// then each record (kind, mark, scalar, tag, first child, child count), then
+// the children; numbers as 4 little-endian bytes, strings as a length then
+// their bytes. The root is record 0, as in every tree.
+constexpr std::string_view compiled_tag = "ssec-yaml-tree-1";
+// A record's bytes besides its strings' own: kind, three mark numbers, two
+// lengths, first and count.
+constexpr std::size_t record_fixed_bytes = 1 + 4 * 7;
+
+void put_u32(std::string& out, std::uint32_t v) {
+  for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
+}
+
+void put_text(std::string& out, const std::string& text) {
+  put_u32(out, static_cast<std::uint32_t>(text.size()));
+  out += text;
+}
+
+class compiled_reader {
+ public:
+  explicit compiled_reader(std::string_view bytes) : rest_(bytes) {}
+
+  std::size_t left() const noexcept { return rest_.size(); }
+
+  bool take_tag() {
+    if (!rest_.starts_with(compiled_tag)) return false;
+    rest_.remove_prefix(compiled_tag.size());
+    return true;
+  }
+
+  bool take_byte(std::uint8_t& v) {
+    if (rest_.empty()) return false;
+    v = static_cast<unsigned char>(rest_.front());
+    rest_.remove_prefix(1);
+    return true;
+  }
+
+  bool take_u32(std::uint32_t& v) {
+    if (rest_.size() < 4) return false;
+    v = 0;
+    for (int k = 3; k >= 0; --k) v = (v << 8) | static_cast<unsigned char>(rest_[static_cast<std::size_t>(k)]);
+    rest_.remove_prefix(4);
+    return true;
+  }
+
+  bool take_int(int& v) {
+    std::uint32_t u = 0;
+    if (!take_u32(u)) return false;
+    v = static_cast<int>(static_cast<std::int32_t>(u));
+    return true;
+  }
+
+  bool take_text(std::string& text) {
+    std::uint32_t size = 0;
+    if (!take_u32(size) || size > rest_.size()) return false;
+    text.assign(rest_.substr(0, size));
+    rest_.remove_prefix(size);
+    return true;
+  }
+
+ private:
+  std::string_view rest_;
+};
+
+// True when following children from the root never comes back to a node on
+// the way (an alias inside its own anchor): every walk of the tree ends.
+bool acyclic(const detail::tree& t) {
+  enum class state : std::uint8_t { unseen, open, done };
+  std::vector<state> states(t.records.size(), state::unseen);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // node, next child
+  path.emplace_back(0, 0);
+  states[0] = state::open;
+  while (!path.empty()) {
+    auto& [index, next] = path.back();
+    const auto& r = t.records[index];
+    if (next == r.count) {
+      states[index] = state::done;
+      path.pop_back();
+      continue;
+    }
+    const std::uint32_t child = t.children[r.first + next];
+    ++next;
+    if (states[child] == state::open) return false;
+    if (states[child] == state::unseen) {
+      states[child] = state::open;
+      path.emplace_back(child, 0);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string compile_document(const node& document) {
+  const detail::tree* t = detail::tree::of(document);
+  std::string out(compiled_tag);
+  if (t == nullptr) return out;
+  put_u32(out, static_cast<std::uint32_t>(t->records.size()));
+  put_u32(out, static_cast<std::uint32_t>(t->children.size()));
+  for (const auto& r : t->records) {
+    out.push_back(static_cast<char>(r.kind));
+    put_u32(out, static_cast<std::uint32_t>(r.at.pos));
+    put_u32(out, static_cast<std::uint32_t>(r.at.line));
+    put_u32(out, static_cast<std::uint32_t>(r.at.column));
+    put_text(out, r.scalar);
+    put_text(out, r.tag);
+    put_u32(out, r.first);
+    put_u32(out, r.count);
+  }
+  for (const std::uint32_t child : t->children) put_u32(out, child);
+  return out;
+}
+
+result<node> load_compiled(std::string_view bytes, const std::string& file) {
+  const auto refused = [&](std::string why) { return error{"not a compiled YAML document: " + std::move(why), file}; };
+  compiled_reader in(bytes);
+  if (!in.take_tag()) return refused("it does not start with `" + std::string(compiled_tag) + "`");
+  std::uint32_t records = 0;
+  std::uint32_t children = 0;
+  if (!in.take_u32(records) || !in.take_u32(children)) return refused("it ends inside its counts");
+  // Counts are checked against the bytes left before anything is reserved.
+  if (records == 0 || records > in.left() / record_fixed_bytes || children > in.left() / 4) {
+    return refused(counted(records, "node") + " and " + counted(children, "link") + " cannot fit in " +
+                   size_text(in.left()));
+  }
+  auto t = std::make_shared<detail::tree>();
+  t->records.resize(records);
+  for (auto& r : t->records) {
+    std::uint8_t kind = 0;
+    if (!in.take_byte(kind) || !in.take_int(r.at.pos) || !in.take_int(r.at.line) || !in.take_int(r.at.column) ||
+        !in.take_text(r.scalar) || !in.take_text(r.tag) || !in.take_u32(r.first) || !in.take_u32(r.count)) {
+      return refused("it ends inside a node");
+    }
+    if (kind == static_cast<std::uint8_t>(node_kind::undefined) || kind > static_cast<std::uint8_t>(node_kind::map)) {
+      return refused("a node of unknown kind " + std::to_string(kind));
+    }
+    r.kind = static_cast<node_kind>(kind);
+    const bool has_children = r.kind == node_kind::sequence || r.kind == node_kind::map;
+    if ((!has_children && r.count != 0) || (r.kind == node_kind::map && r.count % 2 != 0) || r.first > children ||
+        r.count > children - r.first) {
+      return refused("a node's links lie outside the " + counted(children, "link"));
+    }
+  }
+  if (in.left() != std::size_t{children} * 4) return refused("its links take " + size_text(in.left()));
+  t->children.resize(children);
+  for (auto& child : t->children) {
+    if (!in.take_u32(child) || child >= records) return refused("a link to a node that does not exist");
+  }
+  if (!acyclic(*t)) return refused("a node inside itself");
+  return detail::tree::root(std::move(t));
 }
 
 std::string in_backticks(std::string_view s) { return "`" + std::string(s) + "`"; }

@@ -3,7 +3,8 @@
 // These tests hold it to yaml-cpp's own tree (YAML::Load) node for node, on
 // every YAML text the repository has (catalogs, case files, scenarios, the
 // loaders' fuzz seeds, malformed ones among them) and on texts written for
-// the corners: kinds, tags, positions, key order, repeated keys, aliases.
+// the corners: kinds, tags, positions, key order, repeated keys, aliases;
+// and so is the tree compile_document() writes and load_compiled() reads.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,8 @@
 
 namespace {
 
+using ssec::yaml::compile_document;
+using ssec::yaml::load_compiled;
 using ssec::yaml::load_document;
 using ssec::yaml::node;
 using ssec::yaml::node_kind;
@@ -85,6 +88,13 @@ bool compare(const std::string& text, const std::string& name) {
     return false;
   }
   EXPECT_TRUE(same_tree(*ours, theirs, name)) << name;
+  // The compiled form gives the same tree back, without parsing.
+  const auto compiled = load_compiled(compile_document(*ours), name);
+  if (!compiled) {
+    ADD_FAILURE() << name << ": " << compiled.error().to_string();
+    return false;
+  }
+  EXPECT_TRUE(same_tree(*compiled, theirs, name + " (compiled)")) << name;
   return true;
 }
 
@@ -154,3 +164,63 @@ TEST(yaml_tree, lookups_and_ranges_of_nodes_that_are_not_collections_are_empty) 
 }
 
 }  // namespace
+
+// The compiled form's layout (yaml_reader.cpp): this tag, the node count,
+// the link count, the nodes, the links; numbers as 4 little-endian bytes.
+constexpr std::string_view compiled_tag = "ssec-yaml-tree-1";
+
+// What load_compiled() refuses instead of building: every cut of a real
+// document, a changed tag, counts past the bytes, a link past the nodes, a
+// node inside itself. Each is an error naming the file, never a crash (the
+// ASan build runs these).
+TEST(yaml_compiled, a_cut_or_forged_tree_is_an_error_naming_the_file) {
+  const auto document = load_document("a: &x [1, {b: 2}]\nc: *x\nd: 'quoted'\n", "t.yaml");
+  ASSERT_TRUE(document);
+  const std::string bytes = compile_document(*document);
+  ASSERT_TRUE(load_compiled(bytes, "t.tree"));
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    const auto cut = load_compiled(std::string_view(bytes).substr(0, size), "t.tree");
+    ASSERT_FALSE(cut) << "cut at " << size;
+    EXPECT_EQ(cut.error().file, "t.tree");
+    EXPECT_TRUE(cut.error().message.starts_with("not a compiled YAML document: ")) << cut.error().message;
+  }
+  EXPECT_FALSE(load_compiled(bytes + "x", "t.tree"));
+
+  std::string other_tag = bytes;
+  other_tag[0] = 'S';
+  EXPECT_FALSE(load_compiled(other_tag, "t.tree"));
+
+  // The counts follow the tag: the node count, then the link count.
+  ASSERT_TRUE(bytes.starts_with(compiled_tag));
+  const std::size_t counts = compiled_tag.size();
+  std::string huge = bytes;
+  huge.replace(counts, 4, "\xff\xff\xff\x7f");
+  const auto refused = load_compiled(huge, "t.tree");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("cannot fit in"), std::string::npos) << refused.error().message;
+}
+
+// A forged tree: one sequence (the root) whose single item is itself, then
+// one whose item is a node that does not exist. Written by hand in the
+// documented layout, since compile_document() only writes real documents.
+TEST(yaml_compiled, a_node_inside_itself_or_a_link_to_nothing_is_refused) {
+  const auto u32 = [](std::uint32_t v) {
+    std::string out;
+    for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
+    return out;
+  };
+  const auto forged = [&](std::uint32_t child) {
+    std::string out = std::string(compiled_tag) + u32(1) + u32(1);
+    out.push_back(static_cast<char>(node_kind::sequence));
+    out += u32(0) + u32(0) + u32(0);  // mark
+    out += u32(0) + u32(1) + "?";     // no scalar, tag "?"
+    out += u32(0) + u32(1);           // first link 0, one link
+    return out + u32(child);
+  };
+  const auto itself = load_compiled(forged(0), "loop.tree");
+  ASSERT_FALSE(itself);
+  EXPECT_EQ(itself.error().message, "not a compiled YAML document: a node inside itself");
+  const auto nowhere = load_compiled(forged(1), "nowhere.tree");
+  ASSERT_FALSE(nowhere);
+  EXPECT_EQ(nowhere.error().message, "not a compiled YAML document: a link to a node that does not exist");
+}

@@ -23,10 +23,13 @@ constexpr int supported_format_version = 1;
 // Builds the set: reads every file, then resolves names across files.
 class catalog_builder {
  public:
-  ssec::load_result<std::shared_ptr<const catalog>> build(std::span<const catalog_source> sources) {
+  ssec::load_result<std::shared_ptr<const catalog>> build(std::span<const catalog_source> sources,
+                                                          std::span<const ssec::yaml::node> documents) {
     auto cat = std::make_shared<catalog>();
     readers_.reserve(sources.size());
-    for (const auto& src : sources) read_file(src, *cat);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      read_file(sources[k], k < documents.size() ? documents[k] : ssec::yaml::node(), *cat);
+    }
     if (errors_.empty()) resolve_dialects(*cat);
     if (errors_.empty()) resolve_rules(*cat);
     ssec::load_result<std::shared_ptr<const catalog>> out;
@@ -39,9 +42,14 @@ class catalog_builder {
   }
 
  private:
-  void read_file(const catalog_source& src, catalog& cat) {
+  // `document`: the text already read, or an undefined node (read it here).
+  void read_file(const catalog_source& src, const ssec::yaml::node& document, catalog& cat) {
     readers_.push_back(std::make_unique<catalog_reader>(src.name, errors_));
     catalog_reader& r = *readers_.back();
+    if (document) {
+      read_root(r, document, cat);
+      return;
+    }
     const auto root = ssec::yaml::load_document(src.text, src.name);
     if (!root) {
       errors_.push_back(root.error());
@@ -347,8 +355,9 @@ class catalog_builder {
 
 namespace detail {
 
-ssec::load_result<std::shared_ptr<const catalog>> build_catalogs(std::span<const catalog_source> sources) {
-  return catalog_builder().build(sources);
+ssec::load_result<std::shared_ptr<const catalog>> build_catalogs(std::span<const catalog_source> sources,
+                                                                 std::span<const ssec::yaml::node> documents) {
+  return catalog_builder().build(sources, documents);
 }
 
 }  // namespace detail

@@ -58,8 +58,11 @@ struct raw_dialect {
 std::optional<raw_dialect> parse_dialect(catalog_reader& r, const ssec::yaml::node& n);
 std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n);
 
-/// Reads the sources as one set and resolves names across them (catalog_builder.cpp).
-ssec::load_result<std::shared_ptr<const catalog>> build_catalogs(std::span<const catalog_source> sources);
+/// Reads the sources as one set and resolves names across them
+/// (catalog_builder.cpp). `documents`, when given, holds each source's text
+/// already read (the built-in catalogs, compiled in), in the same order.
+ssec::load_result<std::shared_ptr<const catalog>> build_catalogs(std::span<const catalog_source> sources,
+                                                                 std::span<const ssec::yaml::node> documents = {});
 
 /// MAJOR.MINOR.PATCH with an optional -prerelease.
 bool is_semver(std::string_view s);

@@ -3,20 +3,33 @@
 // the cross-file resolution in catalog_builder.cpp. Every exception (the YAML
 // reader lets none of yaml-cpp's out) is caught here and becomes an
 // ssec::error, so nothing escapes the library API.
+#include "builtin_catalogs.hpp"
 #include "catalog_grammar.hpp"
 #include "ssec/input.hpp"
 
 namespace sse::dialect {
 
-ssec::load_result<std::shared_ptr<const catalog>> load_catalogs(std::span<const catalog_source> sources) {
+namespace {
+
+using catalog_result = ssec::load_result<std::shared_ptr<const catalog>>;
+
+// `load()`, with any exception (only allocation failure or a surprise can
+// raise one) turned into an error.
+template <class Load>
+catalog_result say_why_not(Load load) {
   try {
-    return detail::build_catalogs(sources);
+    return load();
   } catch (const std::exception& e) {
-    // Only allocation failure or a surprise can land here.
-    ssec::load_result<std::shared_ptr<const catalog>> out;
+    catalog_result out;
     out.errors.push_back(ssec::error{std::string("catalog loader failed: ") + e.what()});
     return out;
   }
+}
+
+}  // namespace
+
+ssec::load_result<std::shared_ptr<const catalog>> load_catalogs(std::span<const catalog_source> sources) {
+  return say_why_not([&] { return detail::build_catalogs(sources); });
 }
 
 ssec::load_result<std::shared_ptr<const catalog>> load_catalog_files(std::span<const std::string> paths) {
@@ -33,18 +46,22 @@ ssec::load_result<std::shared_ptr<const catalog>> load_catalog_files(std::span<c
   return load_catalogs(sources);
 }
 
-namespace detail {
-std::span<const std::pair<std::string_view, std::string_view>> builtin_catalog_sources() noexcept;
-}  // namespace detail
-
 const ssec::load_result<std::shared_ptr<const catalog>>& builtin_catalog() {
-  static const ssec::load_result<std::shared_ptr<const catalog>> loaded = [] {
+  static const catalog_result loaded = say_why_not([]() -> catalog_result {
     std::vector<catalog_source> sources;
-    for (const auto& [name, text] : detail::builtin_catalog_sources()) {
-      sources.push_back(catalog_source{std::string(name), std::string(text)});
+    std::vector<ssec::yaml::node> documents;
+    for (const auto& builtin : detail::builtin_catalog_sources()) {
+      sources.push_back(catalog_source{std::string(builtin.name), std::string(builtin.text)});
+      auto document = ssec::yaml::load_compiled(builtin.compiled, sources.back().name);
+      if (!document) {
+        catalog_result broken;
+        broken.errors.push_back(document.error());
+        return broken;
+      }
+      documents.push_back(*std::move(document));
     }
-    return load_catalogs(sources);
-  }();
+    return detail::build_catalogs(sources, documents);
+  });
   return loaded;
 }
 

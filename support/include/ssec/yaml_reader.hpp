@@ -175,6 +175,21 @@ struct document_limits {
 /// tree would follow forever). An empty text is one document, a null node.
 result<node> load_document(std::string_view text, const std::string& file, document_limits limits = {});
 
+/// A loaded document's tree as bytes, for a build step to compile into a
+/// program: load_compiled() gives back the same nodes (kinds, scalars, tags,
+/// marks, aliases shared) without parsing YAML. Parsing the built-in catalogs
+/// was most of every command's start-up (tools/docs/benchmarks.md). Not an
+/// interchange format: it follows this reader's tree, so it is written by the
+/// build that reads it, never kept.
+std::string compile_document(const node& document);
+
+/// The document compile_document() wrote. Checks what it reads before it
+/// builds it: every length and count within the bytes, every link to a node
+/// that exists, no node inside itself; anything else is an error naming
+/// `file` ("not a compiled YAML document: ..."). `document` must be a
+/// document's root (what load_document gave).
+result<node> load_compiled(std::string_view bytes, const std::string& file);
+
 /// What one file may make its loader build (strings, inputs with their
 /// repeats multiplied, expected logs): 128 MiB, room for a case's largest
 /// input (64 MiB) and its expected log.
