@@ -239,6 +239,8 @@ int write_corpus(const fs::path& source, const fs::path& out) {
       seeds.add("sse_parse_fuzzer", std::string(1, '\1') + c.input);
       // Default limits, three cuts of 1, 5 and 2 bytes repeated.
       seeds.add("sse_chunked_fuzzer", std::string("\x00\x03\x01\x05\x02", 5) + c.input);
+      // Default limits, three reads of 1, 5 and 2 bytes repeated.
+      seeds.add("sse_check_body_fuzzer", std::string("\x04\x00\x04\x01", 4) + c.input);
     }
     std::string roundtrip;
     for (const auto& line : c.events) {

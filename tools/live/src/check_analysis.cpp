@@ -411,6 +411,7 @@ struct body_pass::impl {
   std::uint64_t size = 0;
   std::string head;
   std::string held;  // the body, until it outgrows held_whole
+  static constexpr std::uint64_t small_body = std::uint64_t{64} << 10;
   bool let_go = false;
   // Once the body is let go: the first seed's random split.
   std::optional<random_split_parse> random;
@@ -447,9 +448,11 @@ struct body_pass::impl {
     if (!parse) return;
     if (!let_go) {
       if (size <= held_whole) {
-        // Reserved at once (address space: pages are taken as written), so
-        // a body near the bound is not copied at each doubling.
-        if (held.empty() && size < held_whole) held.reserve(held_whole);
+        // Reserved at once past 64 KiB (address space: pages are taken as
+        // written), so a body near the bound is not copied at each doubling;
+        // a small body (most error pages, every fuzzer input) grows as a
+        // string does, without a 4 MiB mapping made and unmade for it.
+        if (size > small_body && held.capacity() < held_whole) held.reserve(held_whole);
         held.append(bytes);
         return;
       }
