@@ -3,8 +3,8 @@
 // standard input, --url and captures): whatever the body and however its
 // reads are cut, they must give what the whole body gives. Properties: the
 // size, the head (an error page's excerpt) and the start of the unterminated
-// last block are those of the whole body (the block against a brute-force
-// search written here, not the scan check uses); every chunking re-parsed
+// last block are those of the whole body (the block against the brute-force
+// search its unit test uses, not the scan check uses); every chunking re-parsed
 // (whole, byte by byte, each seed) gives the reference parse's digest, as the
 // WHATWG rules make any chunking give the same events; and a body fed in
 // other reads, or as one read, is re-parsed to the same digests.
@@ -21,25 +21,11 @@
 #include "fuzz_check.hpp"
 #include "fuzz_input.hpp"
 #include "sse/parser.hpp"
+#include "unterminated_by_search.hpp"
 
 namespace {
 
 using ssec::live::detail::body_pass;
-
-// Where the last block begins when the body does not end on a blank line, by
-// brute force: the end of the last separator of any kind.
-std::optional<std::uint64_t> unterminated_by_search(std::string_view bytes) {
-  if (bytes.empty()) return std::nullopt;
-  for (const std::string_view end : {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"}) {
-    if (bytes.ends_with(end)) return std::nullopt;
-  }
-  std::size_t last = 0;
-  for (const std::string_view separator : {"\n\n", "\r\n\r\n", "\r\r"}) {
-    const auto at = bytes.rfind(separator);
-    if (at != std::string_view::npos) last = std::max(last, at + separator.size());
-  }
-  return last;
-}
 
 void feed_in_reads(body_pass& pass, std::string_view body, const std::vector<std::size_t>& sizes) {
   for (std::size_t at = 0, k = 0; at < body.size(); ++k) {
@@ -72,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   feed_in_reads(pass, body, sizes);
   SSEC_FUZZ_CHECK(pass.size() == body.size(), body);
   SSEC_FUZZ_CHECK(pass.head() == std::string_view(body).substr(0, body_pass::head_size), body);
-  const auto unterminated = unterminated_by_search(body);
+  const auto unterminated = ssec::live::oracle::unterminated_by_search(body);
   SSEC_FUZZ_CHECK(pass.unterminated() == unterminated, body);
   SSEC_FUZZ_CHECK(ssec::live::detail::unterminated_block(body) == unterminated, body);
 

@@ -18,6 +18,7 @@
 #include "sse/dialect/catalog.hpp"
 #include "ssec/escape.hpp"
 #include "ssec/live/check.hpp"
+#include "unterminated_by_search.hpp"
 
 namespace {
 
@@ -109,21 +110,8 @@ TEST(body_pass, follows_the_unterminated_block_head_and_size_whatever_the_reads)
     for (auto& c : b) c = "a\r\n"[random() % 3];
     bodies.push_back(b);
   }
-  // What unterminated_block says of the whole body, found here by brute force.
-  const auto unterminated_block = [](std::string_view bytes) -> std::optional<std::uint64_t> {
-    if (bytes.empty()) return std::nullopt;
-    for (const std::string_view end : {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\n\n"}) {
-      if (bytes.ends_with(end)) return std::nullopt;
-    }
-    std::size_t best = 0;
-    for (const std::string_view sep : {"\n\n", "\r\n\r\n", "\r\r"}) {
-      const auto at = bytes.rfind(sep);
-      if (at != std::string_view::npos) best = std::max(best, at + sep.size());
-    }
-    return best;
-  };
   for (const auto& b : bodies) {
-    const auto expected = unterminated_block(b);
+    const auto expected = ssec::live::oracle::unterminated_by_search(b);
     EXPECT_EQ(ssec::live::detail::unterminated_block(b), expected) << ssec::quote(b);
     for (const std::vector<std::size_t>& cuts :
          std::vector<std::vector<std::size_t>>{{b.size() + 1}, {1}, {2}, {3, 1, 5}, {7, 2}}) {
