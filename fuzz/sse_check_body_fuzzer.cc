@@ -66,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   SSEC_FUZZ_CHECK(!pass.let_go());
   SSEC_FUZZ_CHECK(pass.reference().has_value());
   const auto digests = digests_of(pass);
-  SSEC_FUZZ_CHECK(digests.size() == seeds + (body.size() <= (std::size_t{64} << 10) ? 1 : 0));
+  SSEC_FUZZ_CHECK(digests.size() == seeds + (body.size() <= body_pass::byte_by_byte_max ? 1 : 0));
   for (const auto& c : pass.chunkings()) {
     SSEC_FUZZ_CHECK(c.digest == *pass.reference(), c.name + " differs from the whole parse of: " + body);
   }

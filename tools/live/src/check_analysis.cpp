@@ -468,7 +468,7 @@ struct body_pass::impl {
     if (!parse) return;
     if (!let_go) {
       if (!one_read) reference = parse_digest({std::string_view(held)}, lim);
-      if (held.size() <= (64u << 10))
+      if (held.size() <= byte_by_byte_max)
         chunkings.push_back({"byte by byte", parse_digest(sse::chunking::bytes(held), lim)});
       for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
         chunkings.push_back({"with random seed " + std::to_string(seed), random_split_digest(held, seed, lim)});

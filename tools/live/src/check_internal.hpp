@@ -81,6 +81,8 @@ class arrival_pass {
 class body_pass {
  public:
   static constexpr std::uint64_t held_whole = std::uint64_t{4} << 20;
+  /// A held body of at most this many bytes is also re-parsed byte by byte.
+  static constexpr std::uint64_t byte_by_byte_max = std::uint64_t{64} << 10;
   static constexpr std::size_t head_size = 256;  // more than an excerpt shows
 
   /// `one_read`: the body will come as one read, so the as-received parse is

@@ -182,7 +182,7 @@ TEST(body_pass, a_body_let_go_is_reparsed_under_one_random_split_whatever_the_re
   // A held body (at most held_whole bytes) is re-parsed whole, byte by byte
   // up to 64 KiB, and under every seed.
   const std::string small = agent_stream(20);
-  ASSERT_LE(small.size(), std::size_t{64} << 10);
+  ASSERT_LE(small.size(), body_pass::byte_by_byte_max);
   body_pass held(sse::limits{}, 16, false);
   feed_in_reads(held, small, {100, 7});
   EXPECT_FALSE(held.let_go());
