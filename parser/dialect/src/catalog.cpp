@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The catalog model's small functions; loading lives in catalog_loader.cpp.
+#include <algorithm>
 #include <cmath>
 
 #include "sse/dialect/catalog.hpp"
@@ -170,6 +171,60 @@ const field_spec* dialect_spec::envelope_field(std::string_view key) const noexc
     if (f.key == key) return &f;
   }
   return nullptr;
+}
+
+const type_rules* dialect_spec::indexed_rules(const event_spec* listed) const noexcept {
+  if (listed == nullptr || rules_by_event.size() != events.size() || listed < events.data() ||
+      listed >= events.data() + events.size()) {
+    return nullptr;
+  }
+  return &rules_by_event[static_cast<std::size_t>(listed - events.data())];
+}
+
+void index_rules_for_type(const dialect_spec& d, std::string_view type, type_rules& out) {
+  const auto named = [&](const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), type) != list.end();
+  };
+  out.roles.assign(d.rules.size(), type_roles{});
+  out.acting.clear();
+  for (std::size_t i = 0; i < d.rules.size(); ++i) {
+    const check_spec& c = d.rules[i]->check;
+    type_roles& r = out.roles[i];
+    bool acts = false;
+    switch (c.kind) {
+      case check_kind::forbidden_type:
+      case check_kind::at_most_once:
+        r.in_types = named(c.types);
+        acts = r.in_types;
+        break;
+      case check_kind::last_frame:
+        r.in_types = named(c.types);
+        acts = true;
+        break;
+      case check_kind::followed_only_by:
+        r.in_types = named(c.types);
+        r.in_allow = named(c.allow);
+        acts = true;
+        break;
+      case check_kind::pair:
+      case check_kind::pair_closed:
+        r.opens = type == c.open;
+        r.in_close = named(c.close);
+        r.in_during = named(c.during);
+        acts = r.opens || r.in_close || r.in_during;
+        break;
+      case check_kind::refers:
+        acts = c.to.type == type ||
+               std::any_of(c.fields.begin(), c.fields.end(), [&](const field_path& f) { return f.type == type; });
+        break;
+      case check_kind::unique_value: acts = !c.fields.empty() && c.fields.front().type == type; break;
+      case check_kind::constant_field:
+      case check_kind::increasing: acts = !type.empty(); break;
+      case check_kind::first_frame: acts = true; break;
+      default: break;
+    }
+    if (acts) out.acting.push_back(i);
+  }
 }
 
 const dialect_spec* catalog::dialect(std::string_view name) const noexcept {

@@ -277,6 +277,9 @@ class catalog_builder {
         }
         fallback = rule;
       }
+      d->rules_by_event.resize(d->events.size());
+      for (std::size_t e = 0; e < d->events.size(); ++e)
+        index_rules_for_type(*d, d->events[e].type, d->rules_by_event[e]);
     }
   }
 

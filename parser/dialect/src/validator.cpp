@@ -3,6 +3,7 @@
 // rules run, on which types and fields, comes from the catalog.
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <initializer_list>
 #include <limits>
@@ -20,13 +21,17 @@ namespace sse::dialect {
 namespace {
 
 // The pieces joined, with one allocation: a finding's text is built for
-// every finding stored, and operator+ chains reallocate as they grow.
+// every finding stored, and operator+ chains reallocate as they grow. Copied
+// into place, not appended: each append tests the capacity again.
 std::string cat(std::initializer_list<std::string_view> pieces) {
   std::size_t size = 0;
   for (const auto piece : pieces) size += piece.size();
-  std::string out;
-  out.reserve(size);
-  for (const auto piece : pieces) out += piece;
+  std::string out(size, '\0');
+  char* at = out.data();
+  for (const auto piece : pieces) {
+    if (!piece.empty()) std::memcpy(at, piece.data(), piece.size());
+    at += piece.size();
+  }
   return out;
 }
 
@@ -71,11 +76,12 @@ std::string describe(const event_view& ev) {
     case event_kind::unknown: return cat({"a frame of unknown type ", excerpt(ev.type)});
     case event_kind::error: return cat({"an error frame ", excerpt(ev.raw)});
     case event_kind::plain_text:
-      return ev.json_object ? "a JSON object without a string type " + excerpt(ev.raw)
-                            : (json_error_at(ev.raw)
-                                   ? "JSON that does not parse (stops at byte " +
-                                         std::to_string(*json_error_at(ev.raw)) + " of the data) " + excerpt(ev.raw)
-                                   : "plain text " + excerpt(ev.raw));
+      if (ev.json_object) return cat({"a JSON object without a string type ", excerpt(ev.raw)});
+      if (const auto stops = json_error_at(ev.raw)) {
+        return cat(
+            {"JSON that does not parse (stops at byte ", std::to_string(*stops), " of the data) ", excerpt(ev.raw)});
+      }
+      return cat({"plain text ", excerpt(ev.raw)});
   }
   return "a frame";
 }
@@ -138,6 +144,13 @@ struct open_item {
   std::uint64_t offset;
 };
 
+// Looks keys up by std::string_view: a value seen in a frame is compared
+// without a copy of it (most are strings); only a new one is stored.
+struct key_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
 // Per-rule memory across frames.
 struct rule_state {
   const rule_spec* rule = nullptr;
@@ -145,25 +158,13 @@ struct rule_state {
   std::size_t first_frame = 0;
   std::optional<double> last_number;  // increasing
   std::size_t last_number_frame = 0;
-  std::unordered_set<std::string> values;             // refers (the `to` values), unique_value
-  std::map<std::string, std::deque<open_item>> open;  // pair, pair_closed
-  std::size_t count = 0;                              // at_most_once
-  bool triggered = false;                             // last_frame, followed_only_by
+  std::unordered_set<std::string, key_hash, std::equal_to<>> values;  // refers (the `to` values), unique_value
+  std::map<std::string, std::deque<open_item>, std::less<>> open;     // pair, pair_closed
+  std::size_t count = 0;                                              // at_most_once
+  bool triggered = false;                                             // last_frame, followed_only_by
   std::string trigger;
   std::size_t trigger_frame = 0;
   std::size_t reported = 0;  // findings of this rule, stored or not
-};
-
-// What a frame's type is to one rule: whether the rule's lists name it. The
-// same for every frame of one catalog type, so they are worked out again only
-// when the type changes (a stream is mostly runs of one type), not compared
-// name by name for every rule on every frame.
-struct type_roles {
-  bool in_types = false;   // c.types: forbidden_type, last_frame, at_most_once, followed_only_by (after)
-  bool in_allow = false;   // c.allow: followed_only_by
-  bool opens = false;      // c.open: pair, pair_closed
-  bool in_close = false;   // c.close
-  bool in_during = false;  // c.during
 };
 
 }  // namespace
@@ -224,67 +225,24 @@ struct validator::impl {
   std::vector<std::pair<std::string_view, value_view>> members;
   std::vector<const field_spec*> member_specs;  // of members: the decoder's field_view::spec
   std::vector<std::string> path;
-  std::vector<std::string_view> lines;   // of the frame's block, or of the tail
-  std::vector<type_roles> roles;         // of each rule (states' order) for the type of...
-  const event_spec* roles_of = nullptr;  // ...this catalog entry; nullptr: worked out for the last frame only
-  std::vector<std::size_t> active;       // states cross_frame visits for that type (update_roles)
-
-  // roles for this frame's type: kept from the last frame when both are of
-  // the same catalog type (a structured frame's entry is looked up by its
-  // exact type, so one entry is one type name).
-  void update_roles(const event_view& ev, std::string_view type) {
-    const event_spec* entry = ev.kind == event_kind::structured ? ev.spec : nullptr;
-    if (entry != nullptr && entry == roles_of && roles.size() == states.size()) return;
-    roles_of = entry;
-    roles.resize(states.size());
-    for (std::size_t i = 0; i < states.size(); ++i) {
-      const check_spec& c = states[i].rule->check;
-      type_roles& r = roles[i];
-      switch (c.kind) {
-        case check_kind::forbidden_type:
-        case check_kind::last_frame:
-        case check_kind::at_most_once: r.in_types = contains(c.types, type); break;
-        case check_kind::followed_only_by:
-          r.in_types = contains(c.types, type);
-          r.in_allow = contains(c.allow, type);
-          break;
-        case check_kind::pair:
-        case check_kind::pair_closed:
-          r.opens = type == c.open;
-          r.in_close = contains(c.close, type);
-          r.in_during = contains(c.during, type);
-          break;
-        default: break;
-      }
+  std::vector<std::string_view> lines;  // of the frame's block, or of the tail
+  // The rules against a frame's type: the loader's index for a catalog
+  // type (a structured frame's entry is looked up by its exact type), else
+  // worked out here, again only when the type changes.
+  const type_rules& rules_for(const event_view& ev, std::string_view type) {
+    if (ev.kind == event_kind::structured) {
+      if (const type_rules* listed = dialect->indexed_rules(ev.spec)) return *listed;
     }
-    // The rules cross_frame must visit for this type: the others cannot act
-    // on it (a rule about other types, a pair it takes no part in, or a
-    // kind judged elsewhere).
-    active.clear();
-    for (std::size_t i = 0; i < states.size(); ++i) {
-      const check_spec& c = states[i].rule->check;
-      const type_roles& r = roles[i];
-      bool acts = false;
-      switch (c.kind) {
-        case check_kind::forbidden_type:
-        case check_kind::at_most_once: acts = r.in_types; break;
-        case check_kind::refers:
-          acts = c.to.type == type ||
-                 std::any_of(c.fields.begin(), c.fields.end(), [&](const field_path& f) { return f.type == type; });
-          break;
-        case check_kind::unique_value: acts = c.fields.front().type == type; break;
-        case check_kind::constant_field:
-        case check_kind::increasing: acts = !type.empty(); break;
-        case check_kind::pair:
-        case check_kind::pair_closed: acts = r.opens || r.in_close || r.in_during; break;
-        case check_kind::first_frame:
-        case check_kind::last_frame:
-        case check_kind::followed_only_by: acts = true; break;
-        default: break;
-      }
-      if (acts) active.push_back(i);
+    if (!unlisted_known || type != unlisted_type) {
+      index_rules_for_type(*dialect, type, unlisted_rules);
+      unlisted_type.assign(type);
+      unlisted_known = true;
     }
+    return unlisted_rules;
   }
+  type_rules unlisted_rules;  // of unlisted_type, a type the catalog does not list ("" for untyped frames)
+  std::string unlisted_type;
+  bool unlisted_known = false;
 
   // Every finding is counted, in its rule's state too; the first max_per_rule of each rule are stored.
   void report(rule_state& state, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
@@ -435,8 +393,20 @@ struct validator::impl {
     return top->value;
   }
 
-  static std::string value_key(const value_view& v) {
-    return v.type() == json_type::string ? std::string(v.as_string()) : v.to_json().dump();
+  // What identifies a value across frames: a string's text, else its JSON.
+  // A view of the value, or of `key_scratch` (valid until the next call).
+  std::string_view value_key(const value_view& v) {
+    if (v.type() == json_type::string) return v.as_string();
+    key_scratch = v.to_json().dump();
+    return key_scratch;
+  }
+  std::string key_scratch;
+
+  // Stores `key` unless present; true when it was new.
+  static bool remember(rule_state& s, std::string_view key) {
+    if (s.values.contains(key)) return false;
+    s.values.emplace(key);
+    return true;
   }
 
   void block_checks(std::string_view block, std::size_t frame, std::uint64_t offset) {
@@ -452,7 +422,7 @@ struct validator::impl {
       each(check_kind::lf_line_ends, [&](rule_state& s) {
         const bool crlf = block.find("\r\n") != std::string_view::npos;
         report(s, frame, offset, "lines ending in LF and a blank line \\n\\n",
-               std::string(crlf ? "CRLF" : "CR") + " line ends in " + excerpt(block));
+               cat({crlf ? "CRLF" : "CR", " line ends in ", excerpt(block)}));
       });
     }
     lines_of(block, lines);
@@ -520,7 +490,7 @@ struct validator::impl {
       each(check_kind::forbidden_field, [&](rule_state& s) {
         for (const auto& p : s.rule->check.fields) {
           if (p.type == type && lookup(ev, p.keys)) {
-            report(s, frame, offset, "no " + path_text(p.keys) + " on " + p.type, p.to_string() + " present");
+            report(s, frame, offset, cat({"no ", path_text(p.keys), " on ", p.type}), cat({p.to_string(), " present"}));
           }
         }
       });
@@ -542,10 +512,10 @@ struct validator::impl {
   }
 
   void cross_frame(const event_view& ev, std::string_view type, std::size_t frame, std::uint64_t offset) {
-    update_roles(ev, type);
-    for (const std::size_t i : active) {
+    const type_rules& rules = rules_for(ev, type);
+    for (const std::size_t i : rules.acting) {
       rule_state& s = states[i];
-      const type_roles& role = roles[i];
+      const type_roles& role = rules.roles[i];
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
@@ -556,12 +526,13 @@ struct validator::impl {
             if (from.type != type) continue;
             const auto v = lookup(ev, from.keys);
             if (v && !s.values.contains(value_key(*v))) {
-              report(s, frame, offset, from.to_string() + " naming an earlier " + c.to.to_string(),
-                     from.to_string() + " " + describe(*v) + " that no earlier " + c.to.type + " has");
+              const std::string from_text = from.to_string();
+              report(s, frame, offset, cat({from_text, " naming an earlier ", c.to.to_string()}),
+                     cat({from_text, " ", describe(*v), " that no earlier ", c.to.type, " has"}));
             }
           }
           if (c.to.type == type) {
-            if (const auto v = lookup(ev, c.to.keys)) s.values.insert(value_key(*v));
+            if (const auto v = lookup(ev, c.to.keys)) remember(s, value_key(*v));
           }
           break;
         }
@@ -569,9 +540,10 @@ struct validator::impl {
           const field_path& p = c.fields.front();
           if (p.type != type) break;
           if (const auto v = lookup(ev, p.keys)) {
-            if (!s.values.insert(value_key(*v)).second) {
-              report(s, frame, offset, "a " + p.to_string() + " not used before",
-                     p.to_string() + " " + describe(*v) + " again");
+            if (!remember(s, value_key(*v))) {
+              const std::string p_text = p.to_string();
+              report(s, frame, offset, cat({"a ", p_text, " not used before"}),
+                     cat({p_text, " ", describe(*v), " again"}));
             }
           }
           break;
@@ -581,13 +553,13 @@ struct validator::impl {
           const auto v = lookup(ev, std::string_view(c.field));
           if (!v) break;
           if (!s.first_value) {
-            s.first_value = value_key(*v);
+            s.first_value = std::string(value_key(*v));
             s.first_frame = frame;
           } else if (v->type() == json_type::string ? *s.first_value != v->as_string()
                                                     : *s.first_value != value_key(*v)) {
             report(s, frame, offset,
-                   c.field + " " + excerpt(*s.first_value) + " as in frame " + std::to_string(s.first_frame + 1),
-                   c.field + " " + describe(*v));
+                   cat({c.field, " ", excerpt(*s.first_value), " as in frame ", std::to_string(s.first_frame + 1)}),
+                   cat({c.field, " ", describe(*v)}));
           }
           break;
         }
@@ -597,9 +569,9 @@ struct validator::impl {
           if (!v || v->type() != json_type::number) break;
           if (s.last_number && !(v->as_number() > *s.last_number)) {
             report(s, frame, offset,
-                   c.field + " greater than " + nlohmann::json(*s.last_number).dump() + " (frame " +
-                       std::to_string(s.last_number_frame + 1) + ")",
-                   c.field + " " + describe(*v));
+                   cat({c.field, " greater than ", nlohmann::json(*s.last_number).dump(), " (frame ",
+                        std::to_string(s.last_number_frame + 1), ")"}),
+                   cat({c.field, " ", describe(*v)}));
           }
           s.last_number = v->as_number();
           s.last_number_frame = frame;
@@ -609,13 +581,13 @@ struct validator::impl {
         case check_kind::pair_closed: pair_step(s, role, ev, type, frame, offset); break;
         case check_kind::first_frame:
           if (frame == 0 && !contains(c.types, type)) {
-            report(s, frame, offset, "a first frame of type " + list_text(c.types), describe(ev));
+            report(s, frame, offset, cat({"a first frame of type ", list_text(c.types)}), describe(ev));
           }
           break;
         case check_kind::last_frame:
           if (s.triggered) {
             report(s, frame, offset,
-                   "the end of the stream after the " + s.trigger + " of frame " + std::to_string(s.trigger_frame),
+                   cat({"the end of the stream after the ", s.trigger, " of frame ", std::to_string(s.trigger_frame)}),
                    describe(ev));
           } else if (role.in_types) {
             s.triggered = true;
@@ -625,15 +597,15 @@ struct validator::impl {
           break;
         case check_kind::at_most_once:
           if (role.in_types && ++s.count > 1) {
-            report(s, frame, offset, "at most one " + list_text(c.types) + " frame",
-                   describe(ev) + ", number " + std::to_string(s.count));
+            report(s, frame, offset, cat({"at most one ", list_text(c.types), " frame"}),
+                   cat({describe(ev), ", number ", std::to_string(s.count)}));
           }
           break;
         case check_kind::followed_only_by:
           if (s.triggered && !role.in_allow) {
             report(s, frame, offset,
-                   (c.allow.empty() ? "nothing" : "only " + list_text(c.allow)) + " after the " + s.trigger +
-                       " of frame " + std::to_string(s.trigger_frame),
+                   cat({c.allow.empty() ? "nothing" : "only ", list_text(c.allow), " after the ", s.trigger,
+                        " of frame ", std::to_string(s.trigger_frame)}),
                    describe(ev));
           }
           if (!s.triggered && role.in_types) {
@@ -655,21 +627,24 @@ struct validator::impl {
     const bool during = role.in_during;
     // Most frames take no part in a pair: their key is not made.
     if (!opens && !closes && !during) return;
-    std::string key;  // frames without the key pair among themselves
+    std::string_view key;  // frames without the key pair among themselves
     if (!c.key.empty()) {
       if (const auto v = lookup(ev, std::string_view(c.key))) key = value_key(*v);
     }
+    auto it = s.open.find(key);
     if (opens) {
-      s.open[key].push_back(open_item{frame, offset});
+      if (it == s.open.end()) it = s.open.emplace(std::string(key), std::deque<open_item>()).first;
+      it->second.push_back(open_item{frame, offset});
       return;
     }
-    auto it = s.open.find(key);
     const bool is_open = it != s.open.end() && !it->second.empty();
     if (!is_open) {
       if (c.kind == check_kind::pair) {
-        const std::string key_text = c.key.empty() ? std::string() : " with " + c.key + " " + excerpt(key);
-        report(s, frame, offset, "an open " + c.open + key_text + " before this " + std::string(type),
-               describe(ev) + " with none open");
+        const std::string key_text = c.key.empty() ? std::string() : excerpt(key);
+        report(s, frame, offset,
+               cat({"an open ", c.open, c.key.empty() ? "" : " with ", c.key, c.key.empty() ? "" : " ", key_text,
+                    " before this ", type}),
+               cat({describe(ev), " with none open"}));
       }
       return;
     }
@@ -721,14 +696,15 @@ struct validator::impl {
     for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind == check_kind::last_frame && !s.triggered) {
-        report(s, frames, stream_size, "a final " + list_text(c.types) + " frame", after);
+        report(s, frames, stream_size, cat({"a final ", list_text(c.types), " frame"}), after);
       }
       if (c.kind == check_kind::pair_closed) {
         for (const auto& [key, items] : s.open) {
           for (const auto& item : items) {
             report(s, item.frame, item.offset,
-                   list_text(c.close) + " for this " + c.open +
-                       (c.key.empty() ? "" : " (" + c.key + " " + excerpt(key) + ")") + " before the end of the stream",
+                   cat({list_text(c.close), " for this ", c.open, c.key.empty() ? "" : " (", c.key,
+                        c.key.empty() ? "" : " ", c.key.empty() ? std::string() : excerpt(key),
+                        c.key.empty() ? "" : ")", " before the end of the stream"}),
                    "still open at the end of the stream");
           }
         }

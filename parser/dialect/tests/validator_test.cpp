@@ -558,6 +558,49 @@ TEST(validator, finding_json_form) {
                                             "seen", "text"}));
 }
 
+// The loader's index of each catalog type against the rules
+// (dialect_spec::rules_by_event) judges as the rules' own type lists do: the
+// same dialect without the index (each frame's type then worked out against
+// every rule) gives the same report, on seeded streams of every catalog type
+// in random order, with unknown types and plain frames among them.
+TEST(validator, the_loaders_per_type_rule_index_judges_as_the_rules_type_lists) {
+  const auto report_text = [](const sse::dialect::validation_report& r) {
+    std::string out = std::to_string(r.must) + " must, " + std::to_string(r.should) + " should\n";
+    for (const auto& x : r.findings) out += sse::dialect::to_json(x).dump() + "\n";
+    return out;
+  };
+  for (const auto& name : sse::dialect::builtin_dialect_names()) {
+    const auto& indexed = dialect(name);
+    ASSERT_EQ(indexed.rules_by_event.size(), indexed.events.size()) << name;
+    for (const auto& entry : indexed.rules_by_event) ASSERT_EQ(entry.roles.size(), indexed.rules.size()) << name;
+    sse::dialect::dialect_spec unindexed = indexed;
+    unindexed.rules_by_event.clear();
+    unindexed.event_index.clear();  // views into the copy's own events
+    for (const auto& e : unindexed.events) unindexed.event_index.emplace(e.type, &e);
+    std::size_t findings = 0;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      sse::chunking::splitmix64 rng(seed);
+      std::string stream;
+      for (int i = 0; i < 300; ++i) {
+        const std::uint64_t pick = rng.next() % (indexed.events.size() + 2);
+        const std::string key = std::to_string(rng.next() % 3);
+        if (pick == indexed.events.size()) {
+          stream += f(R"({"type":"brand_new","runId":"r1"})");
+        } else if (pick > indexed.events.size()) {
+          stream += f("plain text");
+        } else {
+          stream += f(R"({"type":")" + indexed.events[pick].type + R"(","id":"c)" + key + R"(","runId":"r1",)" +
+                      R"("stepId":"s)" + key + R"(","nodeId":"n)" + key + R"(","toolCallId":"c)" + key + R"("})");
+        }
+      }
+      const std::string with_index = report_text(sse::dialect::validate_stream(indexed, stream));
+      EXPECT_EQ(report_text(sse::dialect::validate_stream(unindexed, stream)), with_index) << name << " seed " << seed;
+      findings += sse::dialect::validate_stream(indexed, stream).findings.size();
+    }
+    EXPECT_GT(findings, 0U) << name << ": the streams must break cross-frame rules for the comparison to mean anything";
+  }
+}
+
 // block_at: the frame's lines through the blank line, whatever the line ends.
 TEST(validator, block_at) {
   EXPECT_EQ(sse::dialect::block_at("data: a\n\ndata: b\n\n", 0), "data: a\n\n");

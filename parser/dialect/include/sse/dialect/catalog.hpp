@@ -225,6 +225,25 @@ std::string decisions_file(const rule_spec& r);
 /// `decision, <decisions_file(r)>#<anchor>`.
 std::string basis_text(const rule_spec& r);
 
+/// What a frame of one type is to one rule: whether the rule's type lists
+/// name it.
+struct type_roles {
+  bool in_types = false;   ///< check.types: forbidden_type, last_frame, at_most_once, followed_only_by (after)
+  bool in_allow = false;   ///< check.allow: followed_only_by
+  bool opens = false;      ///< check.open: pair, pair_closed
+  bool in_close = false;   ///< check.close
+  bool in_during = false;  ///< check.during
+};
+
+/// One event type against every rule of a dialect: its roles (in the order
+/// of dialect_spec::rules), and the rules that can act on a frame of that
+/// type from one frame to the next (the others name only other types, or are
+/// judged within a frame or at the end).
+struct type_rules {
+  std::vector<type_roles> roles;
+  std::vector<std::size_t> acting;  ///< Indices into dialect_spec::rules, ascending.
+};
+
 /// One dialect with everything inherited resolved: a profile holds its base's
 /// shapes and events with the differences applied.
 struct dialect_spec {
@@ -249,9 +268,20 @@ struct dialect_spec {
   /// The envelope field with this key, or nullptr.
   const field_spec* envelope_field(std::string_view key) const noexcept;
 
+  /// rules_by_event's entry for `listed`, an entry of `events`; nullptr for
+  /// anything else (work an unlisted type out with index_rules_for_type).
+  const type_rules* indexed_rules(const event_spec* listed) const noexcept;
+
   // Index into `events`, built by the loader; views point into events' strings.
   std::unordered_map<std::string_view, const event_spec*> event_index;
+  // One per `events` entry, same order, built by the loader once the rules
+  // are known: a validator reads it for every frame, and a frame's type
+  // changes often, so the rules' type lists are not searched frame by frame.
+  std::vector<type_rules> rules_by_event;
 };
+
+/// `type` against every rule of `d` (dialect_spec::rules_by_event's entries).
+void index_rules_for_type(const dialect_spec& d, std::string_view type, type_rules& out);
 
 /// Facts about one loaded file.
 struct catalog_file {
