@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -296,6 +297,86 @@ TEST(Finish, FeedAndFinishAfterFinishGiveFinished) {
   EXPECT_EQ(p.finish(), errc::finished);
   EXPECT_EQ(p.error(), errc::finished);
   EXPECT_EQ(got.events, (std::vector<event_record>{message("a", 0)}));
+}
+
+// ---------------------------------------------------------------------------
+// pending_offset(): what a caller keeps of the stream for the blocks still to
+// come (the producer validator drops everything before it). Never past the
+// start of a block that is dispatched later, or of the tail discarded at the
+// end; never behind the end of the last blank line (so nothing before a
+// finished frame is kept); whole, byte by byte and in seeded random pieces.
+
+// Just after the last blank line of `prefix`, by the line ends of the rules
+// (CRLF, LF, CR; a CR last in the prefix ends its line).
+std::uint64_t after_last_blank_line(std::string_view prefix) {
+  std::uint64_t after = 0;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (prefix[i] != '\r' && prefix[i] != '\n') continue;
+    const bool blank = i == line_start;
+    if (prefix[i] == '\r' && i + 1 < prefix.size() && prefix[i + 1] == '\n') ++i;
+    line_start = i + 1;
+    if (blank) after = line_start;
+  }
+  return after;
+}
+
+struct pending_visitor {
+  std::vector<std::uint64_t> event_offsets;
+  std::optional<std::uint64_t> discarded_at;
+  sse::action on_event(const sse::event_view& e) {
+    event_offsets.push_back(e.offset);
+    return sse::action::proceed;
+  }
+  void on_diagnostic(const sse::diagnostic& d) {
+    if (d.code == diag::discarded_at_eof) discarded_at = d.offset;
+  }
+};
+
+TEST(PendingOffset, NeverPastABlockStillToComeNorBehindTheLastBlankLine) {
+  const std::vector<std::string> streams = {
+      "data: a\n\ndata: b\n\n",
+      "id: 1\r\nevent: x\r\ndata: a\r\ndata: b\r\n\r\n: c\r\n\r\ndata: cut",
+      "data: a\r\rdata: b\r\r\r: only a comment\rretry: 5\r\rdata: tail\r",
+      std::string("\xEF\xBB\xBF") + "data: after a BOM\n\n\n\n: c\n\nevent: e\ndata: x\ndata",
+      std::string("\xEF\xBB") + "data: a partial BOM\n\ndata: b\n\n",
+      ": leading comment\n\n\ndata: x\n\nid: 7\n\nunknown: y\n\ndata:z\n\n",
+  };
+  for (const auto& stream : streams) {
+    std::vector<std::pair<std::string, std::vector<std::string_view>>> chunkings = {
+        {"whole", {stream}}, {"bytes", sse::chunking::bytes(stream)}};
+    for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+      chunkings.emplace_back("seed " + std::to_string(seed), sse::chunking::random(stream, seed));
+    }
+    for (const auto& [how, chunks] : chunkings) {
+      SCOPED_TRACE(testing::PrintToString(stream) + ", " + how);
+      pending_visitor v;
+      sse::parser<pending_visitor> p(v);
+      std::uint64_t pending = 0;
+      std::uint64_t fed = 0;
+      for (const auto chunk : chunks) {
+        const std::size_t events_before = v.event_offsets.size();
+        ASSERT_EQ(p.feed(chunk).status, errc::ok);
+        fed += chunk.size();
+        for (std::size_t i = events_before; i < v.event_offsets.size(); ++i) {
+          EXPECT_GE(v.event_offsets[i], pending);
+        }
+        const std::uint64_t now = p.pending_offset();
+        EXPECT_GE(now, pending) << "never moves back";
+        EXPECT_LE(now, p.offset());
+        const bool bom_may_arrive = fed < 3 && stream.starts_with(std::string_view("\xEF\xBB\xBF").substr(0, fed));
+        if (!bom_may_arrive) {
+          EXPECT_GE(now, after_last_blank_line(std::string_view(stream).substr(0, fed)));
+        }
+        pending = now;
+      }
+      ASSERT_EQ(p.finish(), errc::ok);
+      if (v.discarded_at) {
+        EXPECT_GE(*v.discarded_at, pending);
+      }
+      EXPECT_FALSE(v.event_offsets.empty());
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------

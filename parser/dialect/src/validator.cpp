@@ -768,40 +768,6 @@ struct stream_validator::impl {
   impl(const dialect_spec& d, limits lim, std::size_t cap)
       : dec(d), val(d, cap), v{this}, p(v, lim), max_kept(lim.max_line + lim.max_event_data) {}
 
-  // Drops the bytes before the last blank line seen: every frame still to
-  // come starts after it. Then, if the frame in progress outgrows what any
-  // block within the limits holds, its start too.
-  void scan(std::string_view bytes) {
-    // From line end to line end (the parser's vector scan): a run of other
-    // bytes only means the line is not empty and no CR came just before.
-    const char* const first = bytes.data();
-    const char* const end = first + bytes.size();
-    for (const char* p = first; p < end;) {
-      const char* const eol = sse::detail::find_line_end(p, end);
-      if (eol != p) {
-        last_cr = false;
-        cr_ended_blank = false;
-        line_empty = false;
-      }
-      if (eol == end) break;
-      p = eol + 1;
-      const char c = *eol;
-      const std::uint64_t at = fed + static_cast<std::uint64_t>(p - first);
-      if (c == '\n' && last_cr) {
-        if (cr_ended_blank) boundary = at;  // the LF of a blank CRLF line
-        last_cr = false;
-        continue;
-      }
-      last_cr = c == '\r';
-      cr_ended_blank = false;
-      if (line_empty) {
-        boundary = at;
-        cr_ended_blank = last_cr;
-      }
-      line_empty = true;
-    }
-  }
-
   // Parses the last `n` bytes of buf, just appended: what feed does once the
   // bytes are in buf (validate_pieces gathers a slice there from its pieces).
   bool judge_appended(std::size_t n) {
@@ -812,14 +778,17 @@ struct stream_validator::impl {
       error_offset = p.error_offset();
       return false;
     }
-    scan(bytes);
     fed += n;
     drop_judged();
     return true;
   }
 
+  // Drops the bytes no frame still to come can start in (the parser says
+  // where they end: it has just read every line end of them). Then, if the
+  // frame in progress outgrows what any block within the limits holds, its
+  // start too.
   void drop_judged() {
-    std::uint64_t keep = boundary;
+    std::uint64_t keep = p.pending_offset();
     if (fed - keep > max_kept) keep = fed - max_kept;
     if (keep > base) {
       buf.erase(0, static_cast<std::size_t>(std::min<std::uint64_t>(keep - base, buf.size())));
@@ -832,13 +801,9 @@ struct stream_validator::impl {
   visitor v;
   parser<visitor> p;
   std::uint64_t max_kept;
-  std::string buf;             // the stream from `base` on: the frame in progress
-  std::uint64_t base = 0;      // stream offset of buf[0]
-  std::uint64_t fed = 0;       // bytes fed
-  std::uint64_t boundary = 0;  // just after the last blank line
-  bool line_empty = true;
-  bool last_cr = false;
-  bool cr_ended_blank = false;
+  std::string buf;         // the stream from `base` on: the frame in progress
+  std::uint64_t base = 0;  // stream offset of buf[0]
+  std::uint64_t fed = 0;   // bytes fed
   std::optional<std::uint64_t> tail_offset;
   errc status = errc::ok;
   std::uint64_t error_offset = 0;

@@ -128,6 +128,16 @@ class parser {
   std::uint64_t error_offset() const noexcept { return error_offset_; }
   /// Bytes fed and consumed since the stream began.
   std::uint64_t offset() const noexcept { return offset_; }
+  /// Stream offset of the first byte a later event can still come from: the
+  /// first field line of the block in progress, else the start of a line not
+  /// yet ended, else offset(). What a caller keeps of the stream for the
+  /// blocks still to come (each event's offset is its block's start) starts
+  /// here; 0 while a BOM may still be arriving.
+  std::uint64_t pending_offset() const noexcept {
+    if (!bom_done_) return 0;
+    if (block_started_) return block_offset_;
+    return line_.empty() ? offset_ : line_offset_;
+  }
 
  private:
   enum class data_state : std::uint8_t { empty, view, owned };
