@@ -277,9 +277,11 @@ class catalog_builder {
         }
         fallback = rule;
       }
-      d->rules_by_event.resize(d->events.size());
-      for (std::size_t e = 0; e < d->events.size(); ++e)
-        index_rules_for_type(*d, d->events[e].type, d->rules_by_event[e]);
+      if (d->events.size() * d->rules.size() <= max_indexed_type_rules) {
+        d->rules_by_event.resize(d->events.size());
+        for (std::size_t e = 0; e < d->events.size(); ++e)
+          index_rules_for_type(*d, d->events[e].type, d->rules_by_event[e]);
+      }
     }
   }
 

@@ -408,6 +408,47 @@ std::vector<std::string> errors_of(const std::string& text) {
 
 TEST(catalog_errors, base_catalog_loads) { EXPECT_TRUE(errors_of(base_catalog).empty()); }
 
+// The loader's index of each type against the rules grows with events x
+// rules: a dialect past max_indexed_type_rules pairs loads without it (a
+// validator then works each frame's type out), one within it with it.
+TEST(catalog, the_type_rule_index_is_bounded_by_pairs_not_built_past_them) {
+  const auto with = [](std::size_t events, std::size_t rules) {
+    std::string text = edited(base_catalog, "rules:\n", "");
+    text = text.substr(0, text.find("  - id: DEMO-PING-FIRST"));
+    std::string more_events;
+    for (std::size_t i = 0; i < events; ++i) {
+      more_events += "      - {type: e" + std::to_string(i) + ", purpose: An event., source: doc.txt:3, fields: []}\n";
+    }
+    text = edited(text, "    events:\n", "    events:\n" + more_events);
+    text += "rules:\n";
+    for (std::size_t i = 0; i < rules; ++i) {
+      text += "  - {id: DEMO-FIRST-" + std::to_string(i) +
+              ", severity: must, dialects: [demo], text: First., source: doc.txt:4, "
+              "check: {kind: first_frame, types: [ping]}, quote: A ping comes first.}\n";
+    }
+    const catalog_source src{"demo.yaml", text};
+    auto r = load_catalogs(std::span<const catalog_source>(&src, 1));
+    EXPECT_TRUE(r.ok()) << r.error_text();
+    return r;
+  };
+  const std::size_t side = 256;  // side * side == max_indexed_type_rules
+  static_assert(side * side == sse::dialect::max_indexed_type_rules);
+  const auto within = with(side - 1, side);  // and ping: 256 types x 256 rules
+  ASSERT_TRUE(within.ok());
+  const auto* d = within.value->dialect("demo");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->events.size() * d->rules.size(), sse::dialect::max_indexed_type_rules);
+  EXPECT_EQ(d->rules_by_event.size(), d->events.size());
+  EXPECT_NE(d->indexed_rules(d->event("ping")), nullptr);
+  const auto past = with(side, side);
+  ASSERT_TRUE(past.ok());
+  const auto* big = past.value->dialect("demo");
+  ASSERT_NE(big, nullptr);
+  EXPECT_GT(big->events.size() * big->rules.size(), sse::dialect::max_indexed_type_rules);
+  EXPECT_TRUE(big->rules_by_event.empty());
+  EXPECT_EQ(big->indexed_rules(big->event("ping")), nullptr);
+}
+
 struct error_case {
   std::string name;
   std::string text;

@@ -244,6 +244,13 @@ struct type_rules {
   std::vector<std::size_t> acting;  ///< Indices into dialect_spec::rules, ascending.
 };
 
+/// The most (event type, rule) pairs the loader indexes for one dialect
+/// (dialect_spec::rules_by_event, a few bytes a pair): past it, a catalog of
+/// very many types and very many rules is loaded without the index, and a
+/// validator works each frame's type out as it comes, so what the loader
+/// builds grows with the catalog's size, never with its square.
+inline constexpr std::size_t max_indexed_type_rules = std::size_t{1} << 16;
+
 /// One dialect with everything inherited resolved: a profile holds its base's
 /// shapes and events with the differences applied.
 struct dialect_spec {
@@ -277,6 +284,7 @@ struct dialect_spec {
   // One per `events` entry, same order, built by the loader once the rules
   // are known: a validator reads it for every frame, and a frame's type
   // changes often, so the rules' type lists are not searched frame by frame.
+  // Empty past max_indexed_type_rules.
   std::vector<type_rules> rules_by_event;
 };
 
