@@ -220,7 +220,10 @@ void index_rules_for_type(const dialect_spec& d, std::string_view type, type_rul
       case check_kind::unique_value: acts = !c.fields.empty() && c.fields.front().type == type; break;
       case check_kind::constant_field:
       case check_kind::increasing: acts = !type.empty(); break;
-      case check_kind::first_frame: acts = true; break;
+      case check_kind::first_frame:
+        r.in_types = named(c.types);
+        acts = true;
+        break;
       default: break;
     }
     if (acts) out.acting.push_back(i);

@@ -98,10 +98,6 @@ std::string describe(const value_view& v) {
   return "a value";
 }
 
-bool contains(const std::vector<std::string>& list, std::string_view s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
-}
-
 std::string list_text(const std::vector<std::string>& types) {
   std::string out;
   for (std::size_t i = 0; i < types.size(); ++i) {
@@ -580,7 +576,7 @@ struct validator::impl {
         case check_kind::pair:
         case check_kind::pair_closed: pair_step(s, role, ev, type, frame, offset); break;
         case check_kind::first_frame:
-          if (frame == 0 && !contains(c.types, type)) {
+          if (frame == 0 && !role.in_types) {
             report(s, frame, offset, cat({"a first frame of type ", list_text(c.types)}), describe(ev));
           }
           break;

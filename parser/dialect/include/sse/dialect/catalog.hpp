@@ -228,7 +228,8 @@ std::string basis_text(const rule_spec& r);
 /// What a frame of one type is to one rule: whether the rule's type lists
 /// name it.
 struct type_roles {
-  bool in_types = false;   ///< check.types: forbidden_type, last_frame, at_most_once, followed_only_by (after)
+  bool in_types =
+      false;  ///< check.types: forbidden_type, first_frame, last_frame, at_most_once, followed_only_by (after)
   bool in_allow = false;   ///< check.allow: followed_only_by
   bool opens = false;      ///< check.open: pair, pair_closed
   bool in_close = false;   ///< check.close
