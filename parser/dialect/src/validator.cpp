@@ -636,10 +636,8 @@ struct validator::impl {
     const bool is_open = it != s.open.end() && !it->second.empty();
     if (!is_open) {
       if (c.kind == check_kind::pair) {
-        const std::string key_text = c.key.empty() ? std::string() : excerpt(key);
-        report(s, frame, offset,
-               cat({"an open ", c.open, c.key.empty() ? "" : " with ", c.key, c.key.empty() ? "" : " ", key_text,
-                    " before this ", type}),
+        const std::string with_key = c.key.empty() ? std::string() : cat({" with ", c.key, " ", excerpt(key)});
+        report(s, frame, offset, cat({"an open ", c.open, with_key, " before this ", type}),
                cat({describe(ev), " with none open"}));
       }
       return;
@@ -696,11 +694,10 @@ struct validator::impl {
       }
       if (c.kind == check_kind::pair_closed) {
         for (const auto& [key, items] : s.open) {
+          const std::string of_key = c.key.empty() ? std::string() : cat({" (", c.key, " ", excerpt(key), ")"});
           for (const auto& item : items) {
             report(s, item.frame, item.offset,
-                   cat({list_text(c.close), " for this ", c.open, c.key.empty() ? "" : " (", c.key,
-                        c.key.empty() ? "" : " ", c.key.empty() ? std::string() : excerpt(key),
-                        c.key.empty() ? "" : ")", " before the end of the stream"}),
+                   cat({list_text(c.close), " for this ", c.open, of_key, " before the end of the stream"}),
                    "still open at the end of the stream");
           }
         }
