@@ -191,11 +191,10 @@ struct arrival_visitor {
   double gap_sum = 0;
   sse::action on_event(const sse::event_view& e) {
     if (events == 0 || piece != last_piece) ++event_reads;
-    const auto& starts = rd->start;
-    const auto first = std::upper_bound(starts.begin(), starts.end(), e.offset);
-    const std::size_t start_piece = first == starts.begin() ? 0 : static_cast<std::size_t>(first - starts.begin()) - 1;
-    if (start_piece != piece) ++split;
-    const double at = rd->at.empty() ? 0 : rd->at[piece];
+    // The block began in an earlier read when it began before this one
+    // (rd's latest read is the one being fed).
+    if (e.offset < rd->latest_start) ++split;
+    const double at = rd->latest_at;
     if (events == 0) {
       first_offset = e.offset;
       first_at = at;
@@ -396,7 +395,7 @@ bool arrival_pass::feed(std::size_t index, std::string_view bytes) {
 
 void arrival_pass::finish() {
   auto& m = *impl_;
-  m.v.piece = m.v.rd->at.empty() ? 0 : m.v.rd->at.size() - 1;
+  m.v.piece = m.v.rd->count == 0 ? 0 : m.v.rd->count - 1;
   m.status = m.p.finish();
 }
 
@@ -522,12 +521,11 @@ void check_wire(const capture& cap, const body_pass& body, const reads& rd, cons
   r.frames_split_across_reads = v.split;
 
   // Timing.
-  if (cap.timed && !rd.at.empty()) {
+  if (cap.timed && rd.count > 0) {
     auto& t = r.timing;
-    t.first_byte = cap.seconds_to_first_byte >= 0 ? cap.seconds_to_first_byte : rd.at.front();
-    t.last_byte = rd.at.back();
-    for (std::size_t i = 1; i < rd.at.size(); ++i) t.max_gap = std::max(t.max_gap, rd.at[i] - rd.at[i - 1]);
-    t.max_gap = std::max(t.max_gap, t.first_byte);
+    t.first_byte = cap.seconds_to_first_byte >= 0 ? cap.seconds_to_first_byte : rd.first_at;
+    t.last_byte = rd.latest_at;
+    t.max_gap = std::max(rd.max_gap, t.first_byte);
     // The silence that made the reader give up counts too.
     if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time")
       t.max_gap = std::max(t.max_gap, cap.seconds_total - t.last_byte);
@@ -556,8 +554,8 @@ void check_wire(const capture& cap, const body_pass& body, const reads& rd, cons
   // compared by digest (digest_visitor), so none is held in memory. One
   // read is one chunk, the whole body: the arrival pass parsed it so.
   // A body let go is not parsed whole: what it was received as is the reference.
-  const bool whole_parsed = rd.at.size() == 1 || body.reference().has_value();
-  const std::uint64_t whole = rd.at.size() == 1 ? as_received : body.reference().value_or(as_received);
+  const bool whole_parsed = rd.count == 1 || body.reference().has_value();
+  const std::uint64_t whole = rd.count == 1 ? as_received : body.reference().value_or(as_received);
   const std::string reference = whole_parsed ? "whole" : "as received";
   const auto compare_digest = [&](std::uint64_t digest, const std::string& name) {
     ++r.chunkings_tried;
@@ -606,7 +604,7 @@ check_report judge(const capture& meta, const body_pass& body, const reads& rd, 
   r.end = meta.end;
   r.error = meta.error;
   r.redirect_url = meta.redirect_url;
-  r.pieces = rd.at.size();
+  r.pieces = rd.count;
   r.timing.total = meta.seconds_total;
   // The end of the stream was never read, so it is not graded.
   r.sampled = is_sample(meta);
@@ -658,24 +656,22 @@ check_report analyze(const capture& cap, const check_options& opt) {
       }
     });
   }
-  reads rd;
-  rd.start.reserve(cap.pieces.size());
-  rd.at.reserve(cap.pieces.size());
-  std::uint64_t pos = 0;
-  for (const auto& pc : cap.pieces) {
-    rd.add(pos, pc.at_seconds);
-    pos += pc.bytes.size();
-  }
   body_pass body(opt.limits, opt.chunking_seeds, cap.pieces.size() == 1, stream);
   for (const auto& pc : cap.pieces) body.feed(pc.bytes);
   body.finish();
+  // Each read is added just before the arrival pass is fed it, as the
+  // reading commands do; a pass stopped at a limit leaves the rest counted.
+  reads rd;
   std::optional<arrival_pass> arrived;
-  if (stream) {
-    arrived.emplace(opt.limits, rd);
-    bool going = true;
-    for (std::size_t i = 0; i < cap.pieces.size() && going; ++i) going = arrived->feed(i, cap.pieces[i].bytes);
-    if (going) arrived->finish();
+  if (stream) arrived.emplace(opt.limits, rd);
+  bool going = stream;
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < cap.pieces.size(); ++i) {
+    rd.add(offset, cap.pieces[i].at_seconds);
+    offset += cap.pieces[i].bytes.size();
+    if (going) going = arrived->feed(i, cap.pieces[i].bytes);
   }
+  if (going) arrived->finish();
   check_report r = judge(cap, body, rd, arrived ? &*arrived : nullptr, opt);
   // The producer findings come after the wire's: the report does not depend
   // on which thread finishes first.

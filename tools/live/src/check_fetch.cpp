@@ -238,7 +238,7 @@ struct body_sink {
   char* space(std::size_t n) { return rules.space(n); }
   counted take(std::string_view bytes, double at) {
     rd.add(body.size(), at);
-    arrived.feed(rd.at.size() - 1, bytes);
+    arrived.feed(rd.count - 1, bytes);
     body.feed(bytes);
     if (record != nullptr) record->pieces.push_back({piece_bytes(bytes), at});
     rules.commit(bytes.size());

@@ -3,6 +3,7 @@
 // resume.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,14 +24,23 @@ std::optional<std::uint64_t> unterminated_block(std::string_view bytes);
 /// Adds a finding and counts it as must or should.
 void add(check_report& r, check_finding f);
 
-/// Where each read of a body began (its stream offset) and when it arrived
-/// (seconds since the start): a capture's pieces without their bytes.
+/// The reads of a body, folded as they arrive: how many, where the latest
+/// began (its stream offset) and when it arrived (seconds since the start),
+/// the first arrival and the longest wait between two. Constant size: a slow
+/// producer's stream may take a read per byte for hours, and a list of
+/// reads would then outgrow the body it describes.
 struct reads {
-  std::vector<std::uint64_t> start;
-  std::vector<double> at;
+  std::size_t count = 0;
+  std::uint64_t latest_start = 0;
+  double first_at = 0;
+  double latest_at = 0;
+  double max_gap = 0;  ///< The longest time between two consecutive reads.
   void add(std::uint64_t offset, double at_seconds) {
-    start.push_back(offset);
-    at.push_back(at_seconds);
+    if (count == 0) first_at = at_seconds;
+    else max_gap = std::max(max_gap, at_seconds - latest_at);
+    latest_start = offset;
+    latest_at = at_seconds;
+    ++count;
   }
 };
 
@@ -45,7 +55,7 @@ bool is_sample(const capture& c) noexcept;
 /// The reference parser fed a body's reads as they arrived: which read
 /// completed each event, the as-received chunking's digest, the event count
 /// a read stops at (--max-events). Holds counters, not events. Reads `rd`
-/// (which must outlive it), the entry of each read fed before that read.
+/// (which must outlive it), to which each read is added before it is fed.
 class arrival_pass {
  public:
   arrival_pass(const sse::limits& lim, const reads& rd);

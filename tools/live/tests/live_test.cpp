@@ -254,6 +254,44 @@ TEST(check_engine, one_burst_after_a_long_wait_is_flagged_buffered) {
   EXPECT_TRUE(buffered) << ssec::live::to_text(r);
 }
 
+// The read figures of a capture whose pieces hit each case: an event inside
+// one read, one completed after an empty read, one whose block began a read
+// before the one that ended it. Every expected figure is worked out by hand
+// from the pieces.
+TEST(check_engine, read_figures_follow_the_pieces_as_they_arrived) {
+  capture c;
+  c.status = 200;
+  c.headers["content-type"] = "text/event-stream";
+  // Offsets: a at 0 (read 0); b at 9 (read 1, ended in read 3); c at 18 (read 3, ended in read 4 at 26).
+  c.pieces = {{"data: a\n\n", 0.1}, {"data: b", 0.2}, {"", 0.25}, {"\n\ndata: c\n", 0.9}, {"\n", 1.0}};
+  c.end = "complete";
+  c.seconds_total = 1.5;
+  ssec::live::check_options opt;
+  opt.heartbeat_s = 0.6;
+  const auto has = [](const check_report& r, std::string_view rule) {
+    return std::any_of(r.findings.begin(), r.findings.end(), [&](const auto& f) { return f.rule == rule; });
+  };
+  const auto r = ssec::live::analyze(c, opt);
+  EXPECT_EQ(r.pieces, 5u);
+  EXPECT_EQ(r.events, 3u);
+  EXPECT_EQ(r.event_reads, 3u);                // reads 0, 3 and 4 completed events
+  EXPECT_EQ(r.frames_split_across_reads, 2u);  // b and c
+  EXPECT_DOUBLE_EQ(r.timing.first_byte, 0.1);
+  EXPECT_DOUBLE_EQ(r.timing.last_byte, 1.0);
+  EXPECT_NEAR(r.timing.max_gap, 0.65, 1e-9);  // 0.25 to 0.9
+  EXPECT_DOUBLE_EQ(r.timing.first_event, 0.1);
+  EXPECT_NEAR(r.timing.max_event_gap, 0.8, 1e-9);
+  EXPECT_NEAR(r.timing.mean_event_gap, 0.45, 1e-9);
+  EXPECT_TRUE(has(r, "STREAM-HEARTBEAT")) << ssec::live::to_text(r);
+  // The same pieces at a byte limit: the pass stops, every read is still counted.
+  ssec::live::check_options tight = opt;
+  tight.limits.max_line = 4;
+  const auto stopped = ssec::live::analyze(c, tight);
+  EXPECT_TRUE(has(stopped, "WIRE-LIMIT")) << ssec::live::to_text(stopped);
+  EXPECT_EQ(stopped.pieces, 5u);
+  EXPECT_DOUBLE_EQ(stopped.timing.last_byte, 1.0);
+}
+
 TEST(capture_format, round_trips_pieces_times_and_response) {
   capture c;
   c.source = "http://127.0.0.1:1/x";
