@@ -4,7 +4,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "browser_page.hpp"
 #include "sse/parser.hpp"
@@ -21,8 +24,18 @@ struct case_server::state {
   mutable std::mutex mutex;
   mutable std::condition_variable posted;
   std::mutex parsing;  // one POST /results is parsed at a time: its JSON is the one large allocation
+  // The latest result of each case from each kind of browser, in the order
+  // first posted: a page run again, or a client posting without end,
+  // replaces rows instead of adding them (at most 4 kinds x the cases).
   std::vector<browser_row> rows;
+  std::map<std::pair<std::string, std::string>, std::size_t> row_of;  // (impl, case) -> index in rows
   bool browser_done = false;
+
+  void keep(browser_row row) {
+    const auto [at, added] = row_of.try_emplace({row.impl, row.case_name}, rows.size());
+    if (added) rows.push_back(std::move(row));
+    else rows[at->second] = std::move(row);
+  }
 
   bool stopping() const { return server != nullptr && server->stopping(); }
   // Sleeps in short steps so a stopping server is never held up.
@@ -485,7 +498,7 @@ void handle_get(case_server::state& st, const http::request& req, http::response
     }
     {
       std::lock_guard lock(st.mutex);
-      st.rows.insert(st.rows.end(), rows.begin(), rows.end());
+      for (auto& row : rows) st.keep(std::move(row));
       st.browser_done = true;
     }
     st.posted.notify_all();

@@ -21,6 +21,7 @@
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
+#include "ssec/http_client.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"
@@ -462,6 +463,54 @@ std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
     if (out.size() < n && c.verdict == ssec::conformance::verdict::must) out.push_back(std::move(c));
   }
   return out;
+}
+
+// Posts `body` to the case server's /results; returns the HTTP status.
+long post_results(const ssec::live::case_server& server, const std::string& body) {
+  ssec::http::stream_request req;
+  req.url = server.base_url() + "/results";
+  req.method = "POST";
+  req.headers = {"Content-Type: application/json"};
+  req.body = body;
+  req.timeout_s = 10;
+  return ssec::http::stream(req, [](std::string_view, double) { return true; }).status;
+}
+
+// A later post replaces a case's row for the same kind of browser, so a
+// page run again, or a client posting without end, does not add rows.
+TEST(case_server_results, keep_the_latest_row_of_each_case_per_kind_of_browser) {
+  auto cases = some_cases(2);
+  ASSERT_EQ(cases.size(), 2u);
+  const std::string a = cases[0].path();
+  const std::string b = cases[1].path();
+  auto started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(started) << started.error().to_string();
+  const ssec::live::case_server& server = **started;
+  const auto result = [](const std::string& name, const std::string& status) {
+    return R"({"name":")" + name + R"(","status":")" + status + R"(","events":[]})";
+  };
+  const auto post = [&](const std::string& agent, const std::vector<std::string>& results) {
+    std::string body = R"({"user_agent":")" + agent + R"(","results":[)";
+    for (std::size_t i = 0; i < results.size(); ++i) body += (i > 0 ? "," : "") + results[i];
+    return post_results(server, body + "]}");
+  };
+  ASSERT_EQ(post("Chrome/1", {result(a, "timeout")}), 200);
+  ASSERT_EQ(post("Chrome/1", {result(b, "timeout"), result(a, "ended")}), 200);
+  auto rows = server.browser_rows();
+  ASSERT_EQ(rows.size(), 2u) << ssec::live::matrix_lines(rows);
+  EXPECT_EQ(rows[0].case_name, a);  // where it was first posted
+  EXPECT_NE(rows[0].outcome, ssec::conformance::outcome::timeout) << "the later post replaces the row";
+  EXPECT_EQ(rows[1].case_name, b);
+  EXPECT_EQ(rows[1].outcome, ssec::conformance::outcome::timeout);
+  for (int i = 0; i < 50; ++i) ASSERT_EQ(post("Chrome/1", {result(a, "timeout"), result(b, "timeout")}), 200);
+  EXPECT_EQ(server.browser_rows().size(), 2u);
+  // Another kind of browser has rows of its own.
+  ASSERT_EQ(post("Firefox/2", {result(a, "timeout")}), 200);
+  rows = server.browser_rows();
+  ASSERT_EQ(rows.size(), 3u) << ssec::live::matrix_lines(rows);
+  EXPECT_EQ(rows[0].outcome, ssec::conformance::outcome::timeout);
+  EXPECT_EQ(rows[2].impl, "browser:firefox");
+  EXPECT_EQ(rows[2].case_name, a);
 }
 
 // A stand-in for a client library's sse-contract-tests service, with the

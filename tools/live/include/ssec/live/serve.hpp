@@ -66,7 +66,9 @@ class case_server {
   std::string base_url() const;
   void stop();
 
-  /// Browser results posted to /results so far, graded against the cases.
+  /// Browser results posted to /results so far, graded against the cases:
+  /// the latest of each case from each kind of browser (a later post
+  /// replaces a case's row), in the order first posted.
   std::vector<browser_row> browser_rows() const;
   /// Waits until a browser posted its results (true) or `timeout` passed.
   bool wait_for_browser(std::chrono::milliseconds timeout) const;
