@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -584,6 +586,99 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
   // An unreachable service is an error, not an empty pass.
   ssec::live::service_options gone{"http://127.0.0.1:1", served.base_url(), 1, "x"};
   EXPECT_FALSE(ssec::live::drive_service(cases, gone));
+}
+
+// A service that misbehaves on the callback URL: each bad callback is a
+// 4xx naming why, a callback for a stream not being read is refused (a late
+// one too), the callbacks kept for a stream are bounded, and members of the
+// wrong type are graded as absent, never thrown on.
+TEST(service_driver, refuses_bad_callbacks_and_bounds_what_it_keeps) {
+  auto cases = some_cases(2);
+  ASSERT_EQ(cases.size(), 2u);
+  auto served_started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(served_started) << served_started.error().to_string();
+  std::mutex mutex;
+  std::map<std::string, long> answers;  // what the driver answered each kind of callback
+  std::size_t too_many = 0;
+  std::string first_callback;
+  std::vector<std::thread> posters;
+  const auto post = [](const std::string& url, const std::string& body, const std::string& method = "POST") {
+    ssec::http::stream_request p;
+    p.url = url;
+    p.method = method;
+    p.body = body;
+    p.timeout_s = 5;
+    return ssec::http::stream(p, [](std::string_view, double) { return true; }).status;
+  };
+  const auto note = [&](const std::string& what, long status) {
+    std::lock_guard lock(mutex);
+    answers[what] = status;
+  };
+  // The first stream: every kind of bad callback, then more than it has room
+  // for, so its closing error is refused too. The second: a late callback
+  // for the first, then its own error.
+  const auto misbehave = [&](const std::string& callback) {
+    const std::string base = callback.substr(0, callback.rfind('/'));
+    note("not json", post(callback + "/1", "not json"));
+    note("not an object", post(callback + "/2", "[1]"));
+    note("bad path", post(base + "/x", "{}"));
+    note("get", post(callback, "", "GET"));
+    note("another stream", post(base + "/1000", R"({"kind":"event","event":{"data":"x"}})"));
+    note("wrong types", post(callback, R"({"kind":"event","event":{"type":7,"data":["x"],"id":null}})"));
+    note("kind not a string", post(callback, R"({"kind":5})"));
+    for (int i = 0; i < 1100; ++i) {
+      const long status = post(callback, R"({"kind":"comment","comment":"x"})");
+      std::lock_guard lock(mutex);
+      too_many += status == 429;
+    }
+    note("error past the room", post(callback, R"({"kind":"error"})"));
+  };
+  auto service_started = ssec::http::server::start(
+      [&](const ssec::http::request& req, ssec::http::response& res) {
+        if (req.method == "GET" && req.path == "/") {
+          res.send(200, "application/json", "{\"capabilities\":[]}");
+          return;
+        }
+        if (req.method == "DELETE") {
+          res.send(204, "text/plain", "");
+          return;
+        }
+        const std::string callback = nlohmann::json::parse(req.body).at("callbackUrl");
+        std::lock_guard lock(mutex);
+        if (first_callback.empty()) {
+          first_callback = callback;
+          posters.emplace_back([&, callback] { misbehave(callback); });
+        } else {
+          posters.emplace_back([&, callback, late = first_callback] {
+            note("after its case", post(late, R"({"kind":"error"})"));
+            post(callback, R"({"kind":"error"})");
+          });
+        }
+        res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
+      },
+      "127.0.0.1", 0);
+  ASSERT_TRUE(service_started) << service_started.error().to_string();
+  ssec::live::service_options opt{(**service_started).base_url(), (**served_started).base_url(), 3, "service:bad"};
+  const auto driven = ssec::live::drive_service(cases, opt);
+  for (auto& t : posters) t.join();
+  ASSERT_TRUE(driven) << driven.error().to_string();
+  ASSERT_EQ(driven->size(), 2u);
+  EXPECT_EQ((*driven)[0].status(), "TIMEOUT") << (*driven)[0].detail;  // its error came past the room
+  EXPECT_NE((*driven)[1].status(), "TIMEOUT") << (*driven)[1].detail;  // its error ended it
+  EXPECT_EQ(answers["not json"], 400);
+  EXPECT_EQ(answers["not an object"], 400);
+  EXPECT_EQ(answers["bad path"], 404);
+  EXPECT_EQ(answers["get"], 405);
+  EXPECT_EQ(answers["another stream"], 404);
+  EXPECT_EQ(answers["wrong types"], 202);
+  EXPECT_EQ(answers["kind not a string"], 202);
+  // Room for the case's events and 1,024 more: of the 1,102 posts kept
+  // until then, the rest are refused, and so is the error after them.
+  const std::size_t room = cases[0].events.size() + 1024;
+  ASSERT_LT(room, 1102u);
+  EXPECT_EQ(too_many, 1102 - room);
+  EXPECT_EQ(answers["error past the room"], 429);
+  EXPECT_EQ(answers["after its case"], 404);
 }
 
 // Headless Chromium runs the serve page against the real cases. CI installs
