@@ -467,15 +467,34 @@ std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
   return out;
 }
 
-// Posts `body` to the case server's /results; returns the HTTP status.
-long post_results(const ssec::live::case_server& server, const std::string& body) {
+// Sends `body` to `url`; returns the HTTP status (0: no answer).
+long send_to(const std::string& url, const std::string& body, const std::string& method = "POST") {
   ssec::http::stream_request req;
-  req.url = server.base_url() + "/results";
-  req.method = "POST";
+  req.url = url;
+  req.method = method;
   req.headers = {"Content-Type: application/json"};
   req.body = body;
   req.timeout_s = 10;
   return ssec::http::stream(req, [](std::string_view, double) { return true; }).status;
+}
+
+// Posts `body` to the case server's /results; returns the HTTP status.
+long post_results(const ssec::live::case_server& server, const std::string& body) {
+  return send_to(server.base_url() + "/results", body);
+}
+
+// A stand-in contract-test service's answers to GET / (its `capabilities`)
+// and DELETE; false for the stream-opening POST, left to the caller.
+bool answer_service_basics(const ssec::http::request& req, ssec::http::response& res, const std::string& capabilities) {
+  if (req.method == "GET" && req.path == "/") {
+    res.send(200, "application/json", R"({"capabilities":)" + capabilities + "}");
+    return true;
+  }
+  if (req.method == "DELETE") {
+    res.send(204, "text/plain", "");
+    return true;
+  }
+  return false;
 }
 
 // A later post replaces a case's row for the same kind of browser, so a
@@ -527,14 +546,7 @@ TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
   std::vector<std::thread> streams;
   auto service_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
-        if (req.method == "GET" && req.path == "/") {
-          res.send(200, "application/json", "{\"capabilities\":[\"comments\"]}");
-          return;
-        }
-        if (req.method == "DELETE") {
-          res.send(204, "text/plain", "");
-          return;
-        }
+        if (answer_service_basics(req, res, R"(["comments"])")) return;
         const auto open = nlohmann::json::parse(req.body);
         const std::string stream_url = open.at("streamUrl");
         const std::string callback = open.at("callbackUrl");
@@ -602,14 +614,6 @@ TEST(service_driver, refuses_bad_callbacks_and_bounds_what_it_keeps) {
   std::size_t too_many = 0;
   std::string first_callback;
   std::vector<std::thread> posters;
-  const auto post = [](const std::string& url, const std::string& body, const std::string& method = "POST") {
-    ssec::http::stream_request p;
-    p.url = url;
-    p.method = method;
-    p.body = body;
-    p.timeout_s = 5;
-    return ssec::http::stream(p, [](std::string_view, double) { return true; }).status;
-  };
   const auto note = [&](const std::string& what, long status) {
     std::lock_guard lock(mutex);
     answers[what] = status;
@@ -619,30 +623,23 @@ TEST(service_driver, refuses_bad_callbacks_and_bounds_what_it_keeps) {
   // for the first, then its own error.
   const auto misbehave = [&](const std::string& callback) {
     const std::string base = callback.substr(0, callback.rfind('/'));
-    note("not json", post(callback + "/1", "not json"));
-    note("not an object", post(callback + "/2", "[1]"));
-    note("bad path", post(base + "/x", "{}"));
-    note("get", post(callback, "", "GET"));
-    note("another stream", post(base + "/1000", R"({"kind":"event","event":{"data":"x"}})"));
-    note("wrong types", post(callback, R"({"kind":"event","event":{"type":7,"data":["x"],"id":null}})"));
-    note("kind not a string", post(callback, R"({"kind":5})"));
+    note("not json", send_to(callback + "/1", "not json"));
+    note("not an object", send_to(callback + "/2", "[1]"));
+    note("bad path", send_to(base + "/x", "{}"));
+    note("get", send_to(callback, "", "GET"));
+    note("another stream", send_to(base + "/1000", R"({"kind":"event","event":{"data":"x"}})"));
+    note("wrong types", send_to(callback, R"({"kind":"event","event":{"type":7,"data":["x"],"id":null}})"));
+    note("kind not a string", send_to(callback, R"({"kind":5})"));
     for (int i = 0; i < 1100; ++i) {
-      const long status = post(callback, R"({"kind":"comment","comment":"x"})");
+      const long status = send_to(callback, R"({"kind":"comment","comment":"x"})");
       std::lock_guard lock(mutex);
       too_many += status == 429;
     }
-    note("error past the room", post(callback, R"({"kind":"error"})"));
+    note("error past the room", send_to(callback, R"({"kind":"error"})"));
   };
   auto service_started = ssec::http::server::start(
       [&](const ssec::http::request& req, ssec::http::response& res) {
-        if (req.method == "GET" && req.path == "/") {
-          res.send(200, "application/json", "{\"capabilities\":[]}");
-          return;
-        }
-        if (req.method == "DELETE") {
-          res.send(204, "text/plain", "");
-          return;
-        }
+        if (answer_service_basics(req, res, "[]")) return;
         const std::string callback = nlohmann::json::parse(req.body).at("callbackUrl");
         std::lock_guard lock(mutex);
         if (first_callback.empty()) {
@@ -650,8 +647,8 @@ TEST(service_driver, refuses_bad_callbacks_and_bounds_what_it_keeps) {
           posters.emplace_back([&, callback] { misbehave(callback); });
         } else {
           posters.emplace_back([&, callback, late = first_callback] {
-            note("after its case", post(late, R"({"kind":"error"})"));
-            post(callback, R"({"kind":"error"})");
+            note("after its case", send_to(late, R"({"kind":"error"})"));
+            send_to(callback, R"({"kind":"error"})");
           });
         }
         res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
