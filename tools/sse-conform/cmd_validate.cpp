@@ -108,22 +108,34 @@ int run_validate(const validate_options& opt) {
   std::string source = opt.path == "-" ? "<stdin>" : opt.path;
   std::optional<std::string> content_type = opt.content_type;
   // A raw stream is validated as it is read, piece by piece, up to
-  // --max-bytes: memory holds the frame in progress, not the file. A
-  // `check --record` capture is read whole, as `check --file` reads it: its
-  // body bytes, and the Content-Type it was served with.
+  // --max-bytes: memory holds the frame in progress, not the file. So is a
+  // `check --record` capture, its lines read as they come (the
+  // Content-Type it was served with taken from its header), its pieces'
+  // bytes fed on.
   std::optional<sse::dialect::stream_validator> streaming;
-  std::string capture_text;
-  bool is_capture = false;
+  std::optional<live::capture_reader> capture;
   std::uint64_t left = opt.max_bytes == 0 ? std::numeric_limits<std::uint64_t>::max() : opt.max_bytes;
+  const auto start_validator = [&] {
+    if (streaming) return;
+    if (!content_type && capture && capture->head() != nullptr) {
+      const auto& headers = capture->head()->headers;
+      if (const auto type = headers.find("content-type"); type != headers.end()) content_type = type->second;
+    }
+    streaming.emplace(*d, opt.limits, content_type);
+  };
+  bool first = true;
   const auto read = read_pieces(opt.path, std::size_t{1} << 16, [&](std::string_view piece) {
-    if (!streaming && !is_capture) {
-      is_capture = live::looks_like_capture(piece);
-      if (!is_capture) streaming.emplace(*d, opt.limits, content_type);
+    if (first) {
+      first = false;
+      if (live::looks_like_capture(piece)) {
+        capture.emplace(source, opt.max_bytes, [&](live::piece&& p) {
+          start_validator();
+          return streaming->feed(p.bytes);
+        });
+      }
     }
-    if (is_capture) {
-      capture_text.append(piece);
-      return true;
-    }
+    if (capture) return capture->feed(piece);
+    start_validator();
     const std::string_view part =
         piece.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(left, piece.size())));
     left -= part.size();
@@ -133,25 +145,18 @@ int run_validate(const validate_options& opt) {
     std::cerr << "sse-conform validate: " << read.error().to_string() << '\n';
     return exit_usage;
   }
-  std::optional<sse::dialect::validation_report> result;
-  if (is_capture) {
-    auto cap = live::read_capture(capture_text, source);
+  bool read_to_end = left > 0;
+  if (capture) {
+    const auto cap = capture->finish();
     if (!cap) {
       std::cerr << cap.error().to_string() << '\n';
       return exit_usage;
     }
     source += " (capture of " + cap.value().source + ")";
-    const auto type = cap.value().headers.find("content-type");
-    if (!content_type && type != cap.value().headers.end()) content_type = type->second;
-    std::string bytes = cap.value().bytes();
-    capture_text.clear();
-    const bool whole = opt.max_bytes == 0 || bytes.size() <= opt.max_bytes;
-    if (!whole) bytes.resize(static_cast<std::size_t>(opt.max_bytes));
-    result = sse::dialect::validate_stream(*d, bytes, opt.limits, content_type, whole);
-  } else {
-    if (!streaming) streaming.emplace(*d, opt.limits, content_type);  // an empty input
-    result = streaming->finish(left > 0);
+    read_to_end = cap.value().end != "max_bytes";
   }
+  start_validator();  // an empty input, or a capture without pieces
+  const std::optional<sse::dialect::validation_report> result = streaming->finish(read_to_end);
   const auto& report = *result;
   if (opt.json) print_json(report, opt.strict, opt.max_bytes);
   else print_text(source, report, colour_for(STDOUT_FILENO), opt.strict, opt.max_bytes);

@@ -2,6 +2,10 @@
 #include "ssec/live/capture.hpp"
 
 #include <filesystem>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -50,94 +54,186 @@ bool looks_like_capture(std::string_view text) noexcept {
   return first.starts_with("{") && first.find(capture_magic) != std::string_view::npos;
 }
 
-result<capture> read_capture(std::string_view text, std::string_view display) {
-  const auto fail = [&](std::size_t line, std::string message) {
-    return error{std::move(message), std::string(display), line, 0};
-  };
-  capture c;
-  c.end = "truncated";
-  std::size_t line_no = 0;
-  bool have_head = false;
-  bool have_end = false;
-  double last_t = 0;
-  while (!text.empty()) {
-    const auto nl = text.find('\n');
-    const std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_no;
-    if (line.empty()) continue;
-    const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return fail(line_no, "not a JSON object");
-    if (!have_head) {
-      if (j.value("format", std::string()) != capture_magic) {
-        return fail(line_no, "the first line must be the header {\"format\":\"sse-conform-capture\",...}");
-      }
-      const int version = j.value("version", 0);
-      if (version != capture_version) {
-        return fail(line_no, "capture version " + std::to_string(version) + " is not supported (this reader knows 1)");
-      }
-      c.source = j.value("source", std::string());
-      c.status = j.value("status", 0L);
-      c.timed = j.value("timed", true);
-      if (j.contains("headers") && j["headers"].is_object()) {
-        for (const auto& [k, v] : j["headers"].items()) {
-          if (!v.is_string()) return fail(line_no, "header '" + k + "' is not a string");
-          c.headers[k] = v.get<std::string>();
-        }
-      }
-      have_head = true;
-      continue;
-    }
-    if (have_end) return fail(line_no, "a line after the end line");
-    if (j.contains("b64")) {
-      if (!j["b64"].is_string() || !j.contains("t") || !j["t"].is_number()) {
-        return fail(line_no, "a piece needs \"t\" (number) and \"b64\" (string)");
-      }
-      auto bytes = base64_decode(j["b64"].get<std::string>());
-      if (!bytes) return fail(line_no, "\"b64\" is not valid base64");
-      const double t = j["t"].get<double>();
-      if (t < last_t) return fail(line_no, "piece times must not decrease");
-      last_t = t;
-      c.pieces.push_back(piece{std::move(*bytes), t});
-      if (c.seconds_to_first_byte < 0 && !c.pieces.back().bytes.empty()) c.seconds_to_first_byte = t;
-      continue;
-    }
-    if (j.contains("end")) {
-      if (!j["end"].is_string()) return fail(line_no, "\"end\" must be a string");
-      c.end = j["end"].get<std::string>();
-      c.seconds_total = j.value("t", last_t);
-      c.error = j.value("error", std::string());
-      c.redirect_url = j.value("redirect", std::string());
-      have_end = true;
-      continue;
-    }
-    return fail(line_no, "neither a piece (\"b64\") nor the end line (\"end\")");
+namespace {
+// Room for a piece line beyond its base64: the time and the JSON around them.
+constexpr std::size_t line_overhead = std::size_t{64} << 10;
+
+// The member `key` of `j` when it has type T, `absent` when it is missing;
+// nullopt (an error for the caller to name) when it is there with another type.
+template <class T>
+std::optional<T> member(const nlohmann::json& j, const char* key, T absent) {
+  const auto it = j.find(key);
+  if (it == j.end()) return absent;
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (it->is_string()) return it->get<std::string>();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (it->is_boolean()) return it->get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (it->is_number_integer()) return it->get<T>();
+  } else {
+    if (it->is_number()) return it->get<T>();
   }
-  if (!have_head) return fail(1, "empty capture: no header line");
-  if (!have_end) c.seconds_total = last_t;
-  return c;
+  return std::nullopt;
+}
+}  // namespace
+
+capture_reader::capture_reader(std::string display, std::uint64_t max_bytes, piece_sink on_piece)
+    : display_(std::move(display)),
+      max_bytes_(max_bytes),
+      // The base64 of max_bytes, and the line around it.
+      max_line_(max_bytes == 0 || max_bytes > std::uint64_t{1} << 40
+                    ? std::numeric_limits<std::size_t>::max()
+                    : static_cast<std::size_t>((max_bytes + 2) / 3 * 4) + line_overhead),
+      on_piece_(std::move(on_piece)) {
+  c_.end = "truncated";
+}
+
+bool capture_reader::feed(std::string_view text) {
+  while (!error_ && !stopped_ && !text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view part = text.substr(0, nl);
+    if (line_.size() + part.size() > max_line_) {
+      error_ = error{"a line longer than any piece within --max-bytes (" + std::to_string(max_bytes_) +
+                         " bytes) can be: raise --max-bytes, or give 0 to read it whole",
+                     display_, line_no_ + 1, 0};
+      break;
+    }
+    if (nl == std::string_view::npos) {
+      line_.append(part);
+      break;
+    }
+    text.remove_prefix(nl + 1);
+    if (line_.empty()) {
+      take_line(part);
+    } else {
+      line_.append(part);
+      take_line(line_);
+      line_.clear();
+    }
+  }
+  return !error_ && !stopped_;
+}
+
+bool capture_reader::take_line(std::string_view line) {
+  ++line_no_;
+  const auto fail = [&](std::string message) {
+    error_ = error{std::move(message), display_, line_no_, 0};
+    return false;
+  };
+  if (line.empty()) return true;
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return fail("not a JSON object");
+  // Sets `into` from member `key` when it is there with `into`'s type (kept
+  // when absent); an error naming the member when it has another.
+  const auto take = [&](const char* key, auto& into, const char* kind) {
+    const auto value = member(j, key, into);
+    if (!value) return fail(std::string("\"") + key + "\" must be " + kind);
+    into = *value;
+    return true;
+  };
+  if (!have_head_) {
+    if (member(j, "format", std::string()) != std::string(capture_magic)) {
+      return fail("the first line must be the header {\"format\":\"sse-conform-capture\",...}");
+    }
+    const auto version = member(j, "version", 0);
+    if (!version) return fail("\"version\" must be a whole number");
+    if (*version != capture_version) {
+      return fail("capture version " + std::to_string(*version) + " is not supported (this reader knows 1)");
+    }
+    if (!take("source", c_.source, "a string") || !take("status", c_.status, "a whole number") ||
+        !take("timed", c_.timed, "true or false")) {
+      return false;
+    }
+    if (j.contains("headers")) {
+      if (!j["headers"].is_object()) return fail("\"headers\" must be an object");
+      for (const auto& [k, v] : j["headers"].items()) {
+        if (!v.is_string()) return fail("header '" + k + "' is not a string");
+        c_.headers[k] = v.get<std::string>();
+      }
+    }
+    have_head_ = true;
+    return true;
+  }
+  if (have_end_) return fail("a line after the end line");
+  if (j.contains("b64")) {
+    if (!j["b64"].is_string() || !j.contains("t") || !j["t"].is_number()) {
+      return fail("a piece needs \"t\" (number) and \"b64\" (string)");
+    }
+    auto bytes = base64_decode(j["b64"].get<std::string>());
+    if (!bytes) return fail("\"b64\" is not valid base64");
+    const double t = j["t"].get<double>();
+    if (t < last_t_) return fail("piece times must not decrease");
+    last_t_ = t;
+    if (c_.seconds_to_first_byte < 0 && !bytes->empty()) c_.seconds_to_first_byte = t;
+    if (max_bytes_ > 0 && bytes->size() > max_bytes_ - kept_) {
+      bytes->resize(static_cast<std::size_t>(max_bytes_ - kept_));
+      c_.end = "max_bytes";
+      c_.seconds_total = t;
+      stopped_ = true;
+    }
+    kept_ += bytes->size();
+    piece p{std::move(*bytes), t};
+    if (!on_piece_) c_.pieces.push_back(std::move(p));
+    else if (!on_piece_(std::move(p))) stopped_ = true;
+    return true;
+  }
+  if (j.contains("end")) {
+    c_.seconds_total = last_t_;  // when the end line gives no time
+    if (!take("end", c_.end, "a string") || !take("t", c_.seconds_total, "a number") ||
+        !take("error", c_.error, "a string") || !take("redirect", c_.redirect_url, "a string")) {
+      return false;
+    }
+    have_end_ = true;
+    return true;
+  }
+  return fail("neither a piece (\"b64\") nor the end line (\"end\")");
+}
+
+result<capture> capture_reader::finish() {
+  // A last line without its line feed is a line all the same.
+  if (!error_ && !stopped_ && !line_.empty()) {
+    take_line(line_);
+    line_.clear();
+  }
+  if (error_) return *error_;
+  if (!have_head_) return error{"empty capture: no header line", display_, 1, 0};
+  if (!have_end_ && c_.end != "max_bytes") c_.seconds_total = last_t_;
+  return std::move(c_);
+}
+
+result<capture> read_capture(std::string_view text, std::string_view display) {
+  capture_reader reader{std::string(display)};
+  reader.feed(text);
+  return reader.finish();
 }
 
 result<capture> load_capture_or_stream(const std::string& path, std::uint64_t max_bytes) {
-  // A raw stream is read up to max_bytes and no further; a capture is read
-  // whole (its JSON lines are parsed as a document), then cut.
+  // Neither is read beyond max_bytes of body: a raw stream is cut there, a
+  // capture is read line by line and stops at the piece that crosses it.
   std::string bytes;
-  // A regular file's size is known: one allocation, in 2 MiB pages where the
-  // kernel gives them (page_hints.hpp), rather than doubling as it is read.
-  std::error_code size_error;
-  const std::uintmax_t file_size = path == "-" ? 0 : std::filesystem::file_size(path, size_error);
-  if (!size_error && file_size > 0) {
-    const std::uintmax_t wanted = max_bytes > 0 ? std::min<std::uintmax_t>(file_size, max_bytes) : file_size;
-    if (wanted <= (std::uintmax_t{1} << 32)) {
-      bytes.reserve(static_cast<std::size_t>(wanted));
-      detail::prefer_huge_pages(bytes.data(), bytes.capacity());
-    }
-  }
+  std::optional<capture_reader> reader;
   bool more = false;
-  bool capture_text = false;
+  bool first = true;
   const auto read = read_pieces(path, std::size_t{1} << 16, [&](std::string_view piece) {
-    if (bytes.empty()) capture_text = looks_like_capture(piece);
-    if (!capture_text && max_bytes > 0 && bytes.size() + piece.size() > max_bytes) {
+    if (first) {
+      first = false;
+      if (looks_like_capture(piece)) {
+        reader.emplace(path, max_bytes);
+      } else {
+        // A regular file's size is known: one allocation, in 2 MiB pages
+        // where the kernel gives them (page_hints.hpp), rather than
+        // doubling as it is read.
+        std::error_code size_error;
+        const std::uintmax_t file_size = path == "-" ? 0 : std::filesystem::file_size(path, size_error);
+        const std::uintmax_t wanted = max_bytes > 0 ? std::min<std::uintmax_t>(file_size, max_bytes) : file_size;
+        if (!size_error && wanted > 0 && wanted <= (std::uintmax_t{1} << 32)) {
+          bytes.reserve(static_cast<std::size_t>(wanted));
+          detail::prefer_huge_pages(bytes.data(), bytes.capacity());
+        }
+      }
+    }
+    if (reader) return reader->feed(piece);
+    if (max_bytes > 0 && bytes.size() + piece.size() > max_bytes) {
       bytes.append(piece.substr(0, static_cast<std::size_t>(max_bytes - bytes.size())));
       more = true;
       return false;
@@ -147,22 +243,11 @@ result<capture> load_capture_or_stream(const std::string& path, std::uint64_t ma
   });
   if (!read) return read.error();
   capture cap;
-  if (capture_text) {
-    auto parsed = read_capture(bytes, path);
+  if (reader) {
+    auto parsed = reader->finish();
     if (!parsed) return parsed.error();
     cap = std::move(parsed).value();
     cap.source = path + " (capture of " + cap.source + ")";
-    std::uint64_t kept = 0;
-    for (std::size_t i = 0; i < cap.pieces.size(); ++i) {
-      if (max_bytes == 0 || kept + cap.pieces[i].bytes.size() <= max_bytes) {
-        kept += cap.pieces[i].bytes.size();
-        continue;
-      }
-      cap.pieces[i].bytes.resize(static_cast<std::size_t>(max_bytes - kept));
-      cap.pieces.resize(i + 1);
-      cap.end = "max_bytes";
-      break;
-    }
     return cap;
   }
   cap.source = path;

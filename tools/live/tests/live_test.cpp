@@ -20,6 +20,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sse/chunking.hpp"
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
@@ -334,6 +335,105 @@ TEST(capture_format, errors_name_the_line) {
       ssec::live::read_capture("{\"format\":\"sse-conform-capture\",\"version\":1}\n{\"t\":0.5,\"b64\":\"YQ==\"}\n");
   ASSERT_TRUE(cut.ok());
   EXPECT_EQ(cut.value().end, "truncated");
+}
+
+// A member of the wrong type is an error naming its line and member, never
+// an exception (each of these aborted check and validate before).
+TEST(capture_format, members_of_the_wrong_type_are_errors_naming_the_line) {
+  const std::string head = "{\"format\":\"sse-conform-capture\",\"version\":1}\n";
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"{\"format\":\"sse-conform-capture\",\"version\":\"1\"}\n", "\"version\" must be a whole number"},
+      {"{\"format\":5,\"version\":1}\n", "the first line must be the header"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"status\":\"200\"}\n", "\"status\" must be a whole number"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"source\":[]}\n", "\"source\" must be a string"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"timed\":1}\n", "\"timed\" must be true or false"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"headers\":[]}\n", "\"headers\" must be an object"},
+      {head + "\n{\"end\":\"complete\",\"t\":\"x\"}\n", "\"t\" must be a number"},
+      {head + "{\"end\":7}\n", "\"end\" must be a string"},
+      {head + "{\"end\":\"reset\",\"error\":{}}\n", "\"error\" must be a string"},
+      {head + "{\"end\":\"complete\",\"redirect\":1}\n", "\"redirect\" must be a string"},
+  };
+  for (const auto& [text, message] : bad) {
+    const auto back = ssec::live::read_capture(text, "c.jsonl");
+    ASSERT_FALSE(back.ok()) << text;
+    EXPECT_NE(back.error().message.find(message), std::string::npos) << text << back.error().to_string();
+    EXPECT_EQ(back.error().file, "c.jsonl");
+    EXPECT_EQ(back.error().line, static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'))) << text;
+  }
+}
+
+// The reader fed in pieces reads what it reads whole: whole, byte by byte
+// and under seeded random splits, with a sink and without, with and without
+// the last line's line feed.
+TEST(capture_format, the_reader_reads_the_same_capture_however_the_text_arrives) {
+  capture c;
+  c.source = "http://127.0.0.1:1/x";
+  c.status = 200;
+  c.headers["content-type"] = "text/event-stream";
+  for (int i = 0; i < 40; ++i)
+    c.pieces.push_back({"data: " + std::string(static_cast<std::size_t>(i), 'x') + "\n\n", i * 0.01});
+  c.pieces.push_back({"", 0.5});
+  c.end = "reset";
+  c.seconds_to_first_byte = 0;  // what a reader finds: the first piece with bytes
+  c.seconds_total = 0.75;
+  const std::string written = ssec::live::write_capture(c);
+  for (const std::string& text : {written, written.substr(0, written.size() - 1)}) {
+    std::vector<std::vector<std::string_view>> splits{sse::chunking::whole(text), sse::chunking::bytes(text)};
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) splits.push_back(sse::chunking::random(text, seed));
+    for (const auto& chunks : splits) {
+      std::vector<ssec::live::piece> sunk;
+      ssec::live::capture_reader kept("t");
+      ssec::live::capture_reader streamed("t", 0, [&](ssec::live::piece&& p) {
+        sunk.push_back(std::move(p));
+        return true;
+      });
+      for (const auto chunk : chunks) {
+        ASSERT_TRUE(kept.feed(chunk));
+        ASSERT_TRUE(streamed.feed(chunk));
+      }
+      const auto a = kept.finish();
+      const auto b = streamed.finish();
+      ASSERT_TRUE(a.ok()) << a.error().to_string();
+      ASSERT_TRUE(b.ok()) << b.error().to_string();
+      EXPECT_TRUE(ssec::live::write_capture(a.value()) == written) << chunks.size() << " chunks";
+      EXPECT_TRUE(b.value().pieces.empty());
+      capture with_sunk = b.value();
+      with_sunk.pieces = sunk;
+      EXPECT_TRUE(ssec::live::write_capture(with_sunk) == written) << chunks.size() << " chunks";
+    }
+  }
+}
+
+// With a byte limit the reader stops at the piece that crosses it, cut, and
+// reads no further: an endless capture is not held. A line longer than any
+// piece within the limit is refused before it is held.
+TEST(capture_format, the_reader_stops_at_the_byte_limit) {
+  const std::string head = "{\"format\":\"sse-conform-capture\",\"version\":1}\n";
+  const std::string piece = "{\"t\":0.25,\"b64\":\"ZGF0YTogYQoK\"}\n";  // "data: a\n\n", 9 bytes
+  ssec::live::capture_reader reader("t", 20);
+  ASSERT_TRUE(reader.feed(head));
+  ASSERT_TRUE(reader.feed(piece));
+  ASSERT_TRUE(reader.feed(piece));
+  EXPECT_FALSE(reader.feed(piece + "not even JSON\n")) << "the third piece crosses 20 bytes: nothing more is read";
+  const auto cut = reader.finish();
+  ASSERT_TRUE(cut.ok()) << cut.error().to_string();
+  ASSERT_EQ(cut.value().pieces.size(), 3u);
+  EXPECT_EQ(cut.value().pieces[2].bytes, "da");
+  EXPECT_EQ(cut.value().size(), 20u);
+  EXPECT_EQ(cut.value().end, "max_bytes");
+  EXPECT_DOUBLE_EQ(cut.value().seconds_total, 0.25);
+  // Exactly at the limit: read on, and the end line is the capture's.
+  ssec::live::capture_reader exact("t", 18);
+  EXPECT_TRUE(exact.feed(head + piece + piece + "{\"end\":\"complete\",\"t\":1}\n"));
+  ASSERT_TRUE(exact.finish().ok());
+  // A line that cannot fit: refused, naming it, before a line feed arrives.
+  ssec::live::capture_reader longer("t", 3);
+  ASSERT_TRUE(longer.feed(head));
+  EXPECT_FALSE(longer.feed("{\"t\":0,\"b64\":\"" + std::string(70000, 'A')));
+  const auto refused = longer.finish();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().line, 2u);
+  EXPECT_NE(refused.error().message.find("--max-bytes (3 bytes)"), std::string::npos) << refused.error().message;
 }
 
 TEST(secrets, env_values_are_expanded_and_redacted) {
