@@ -157,7 +157,7 @@ bool capture_reader::take_line(std::string_view line) {
   if (have_end_) return fail("a line after the end line");
   if (j.contains("b64")) {
     if (!j["b64"].is_string() || !j.contains("t") || !j["t"].is_number()) {
-      return fail("a piece needs \"t\" (number) and \"b64\" (string)");
+      return fail("a piece needs \"t\" (a number) and \"b64\" (a string)");
     }
     auto bytes = base64_decode(j["b64"].get<std::string>());
     if (!bytes) return fail("\"b64\" is not valid base64");

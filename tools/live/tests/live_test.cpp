@@ -349,6 +349,9 @@ TEST(capture_format, members_of_the_wrong_type_are_errors_naming_the_line) {
       {"{\"format\":\"sse-conform-capture\",\"version\":1,\"timed\":1}\n", "\"timed\" must be true or false"},
       {"{\"format\":\"sse-conform-capture\",\"version\":1,\"headers\":[]}\n", "\"headers\" must be an object"},
       {head + "\n{\"end\":\"complete\",\"t\":\"x\"}\n", "\"t\" must be a number"},
+      {head + "{\"t\":\"0\",\"b64\":\"\"}\n", "a piece needs \"t\" (a number)"},
+      // A time beyond a double's range is refused by the JSON parser itself.
+      {head + "{\"t\":1e400,\"b64\":\"\"}\n", "not a JSON object"},
       {head + "{\"end\":7}\n", "\"end\" must be a string"},
       {head + "{\"end\":\"reset\",\"error\":{}}\n", "\"error\" must be a string"},
       {head + "{\"end\":\"complete\",\"redirect\":1}\n", "\"redirect\" must be a string"},
