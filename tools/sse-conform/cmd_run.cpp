@@ -118,8 +118,12 @@ int run_matrix(const run_args& a) {
     }
     const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
     if (!j.is_discarded()) {
-      if (!j.is_object() || j.value("format", "") != "sse-conform-run") {
+      if (!j.is_object() || j.value("format", nlohmann::json()) != "sse-conform-run") {
         std::cerr << "sse-conform run: " << file << ": not a JSON report of `sse-conform run --json`\n";
+        return exit_usage;
+      }
+      if (const std::string problem = h::report_shape_problem(j); !problem.empty()) {
+        std::cerr << "sse-conform run: " << file << ": " << problem << "\n";
         return exit_usage;
       }
       reports.push_back(j);

@@ -406,6 +406,16 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
   // A file that is neither: a usage error naming it.
   std::ofstream(out + "-bad.txt") << "what is this\n";
   EXPECT_EQ(shell(h::shell_quote(tool) + " run" + cases + " --matrix-from " + out + "-bad.txt 2>/dev/null"), 2);
+  // A report of the wrong shape: a usage error naming the file and member.
+  auto report = nlohmann::json::parse(read_text(out + "-ref.json"));
+  report["cases"][2]["layer"] = 5;
+  std::ofstream(out + "-shape.json") << report.dump();
+  EXPECT_EQ(
+      shell(h::shell_quote(tool) + " run" + cases + " --matrix-from " + out + "-shape.json 2> " + out + "-shape.err"),
+      2);
+  EXPECT_NE(read_text(out + "-shape.err").find("-shape.json: cases[2].layer: expected a string, got number"),
+            std::string::npos)
+      << read_text(out + "-shape.err");
 
   // matrix.sh with only the reference and the browser file (no node needed).
   const std::string build = fs::path(tool).parent_path().parent_path().string();
@@ -653,6 +663,47 @@ TEST(harness_units, the_matrix_has_a_readme_part_and_a_full_part) {
   auto absolute = reports;
   absolute[1]["cases"][0]["file"] = "/cases/c.yaml";
   EXPECT_NE(h::matrix_markdown(absolute, "../../").find("[wire/a/1](/cases/c.yaml#L7)"), std::string::npos);
+}
+
+// A report read back (--matrix-from) whose members have the wrong types is
+// named, member by member, before the matrix or the shard merge reads it
+// (each of these aborted run --matrix-from with an exception before).
+TEST(harness_units, a_report_of_the_wrong_shape_is_named_before_it_is_read) {
+  const nlohmann::json good{{"format", "sse-conform-run"},
+                            {"adapter", {{"name", "ref"}, {"version", "1"}, {"command", "x"}}},
+                            {"options", {{"shard", "1/2"}}},
+                            {"interrupted", nullptr},
+                            {"cases",
+                             {{{"id", "wire/a/1"},
+                               {"layer", "wire"},
+                               {"tags", {"data"}},
+                               {"outcome", "pass"},
+                               {"line", 7},
+                               {"stale", false}}}}};
+  EXPECT_EQ(h::report_shape_problem(good), "");
+  const nlohmann::json defaults{{"adapter", nlohmann::json::object()}};
+  EXPECT_EQ(h::report_shape_problem(defaults), "");  // every member but adapter takes its default
+  EXPECT_NE(h::matrix_markdown({good, defaults}, "").find("| layer / tag |"), std::string::npos);
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"/adapter", "adapter: missing"},
+      {"/cases/0/layer", "cases[0].layer: expected a string, got number"},
+      {"/cases/0/line", "cases[0].line: expected a whole number, 0 or more, got number"},
+      {"/cases/0/tags/0", "cases[0].tags[0]: expected a string, got number"},
+      {"/cases/0/stale", "cases[0].stale: expected true or false, got number"},
+      {"/cases/0", "cases[0]: expected an object, got number"},
+      {"/cases", "cases: expected an array, got number"},
+      {"/adapter/name", "adapter.name: expected a string, got number"},
+      {"/adapter", "adapter: expected an object, got number"},
+      {"/options/shard", "options.shard: expected a string, got number"},
+      {"/interrupted", "interrupted: expected a string or null, got number"},
+  };
+  for (const auto& [pointer, problem] : bad) {
+    auto r = good;
+    if (problem.ends_with("missing")) r.erase("adapter");
+    else if (problem.find("line") != std::string::npos) r[nlohmann::json::json_pointer(pointer)] = -7;
+    else r[nlohmann::json::json_pointer(pointer)] = 5;
+    EXPECT_EQ(h::report_shape_problem(r), problem) << pointer;
+  }
 }
 
 // The matrix, like every report, says how many MUST cases each column graded

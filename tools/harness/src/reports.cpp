@@ -9,6 +9,7 @@
 
 #include "ssec/harness/baseline.hpp"
 #include "ssec/interrupt.hpp"
+#include "ssec/json_shape.hpp"
 #include "ssec/junit.hpp"
 #include "ssec/text.hpp"
 
@@ -562,6 +563,82 @@ std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const st
       << "; MUST cases: " << must.sentence(n == 0) << "\n";
   }
   return m.str();
+}
+
+std::string report_shape_problem(const nlohmann::json& report) {
+  using nlohmann::json;
+  // What a member must be when it is there (absent is fine: the readers give
+  // each a default), and how that is said.
+  struct member_type {
+    const char* key;
+    bool (*is)(const json&);
+    const char* want;
+  };
+  constexpr auto string = [](const json& v) { return v.is_string(); };
+  constexpr auto object = [](const json& v) { return v.is_object(); };
+  constexpr auto array = [](const json& v) { return v.is_array(); };
+  constexpr auto boolean = [](const json& v) { return v.is_boolean(); };
+  constexpr auto number = [](const json& v) { return v.is_number(); };
+  constexpr auto whole = [](const json& v) { return v.is_number_integer(); };
+  // A JSON text gives 7 as unsigned; a document built in code, as signed.
+  constexpr auto count = [](const json& v) {
+    return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+  };
+  constexpr const char* a_count = "a whole number, 0 or more";
+  const auto problem_in = [](const json& in, const std::string& at,
+                             std::initializer_list<member_type> members) -> std::string {
+    for (const auto& m : members) {
+      const auto it = in.find(m.key);
+      if (it != in.end() && !m.is(*it)) return expected_json(at + m.key, m.want, *it);
+    }
+    return {};
+  };
+  if (!report.is_object()) return expected_json("the report", "an object", report);
+  if (!report.contains("adapter")) return "adapter: missing";  // the matrix's column names it
+  std::string problem = problem_in(report, "",
+                                   {{"adapter", object, "an object"},
+                                    {"options", object, "an object"},
+                                    {"setup_error", string, "a string"},
+                                    {"cases_selected", count, a_count},
+                                    {"seconds", number, "a number"},
+                                    {"exit", whole, "a whole number"},
+                                    {"cases", array, "an array"}});
+  if (problem.empty() && report.contains("interrupted") && !report["interrupted"].is_null() &&
+      !report["interrupted"].is_string()) {
+    problem = expected_json("interrupted", "a string or null", report["interrupted"]);
+  }
+  if (problem.empty()) {
+    problem =
+        problem_in(report["adapter"], "adapter.",
+                   {{"command", string, "a string"}, {"name", string, "a string"}, {"version", string, "a string"}});
+  }
+  if (problem.empty() && report.contains("options")) {
+    problem = problem_in(report["options"], "options.", {{"shard", string, "a string"}});
+  }
+  if (!problem.empty() || !report.contains("cases")) return problem;
+  const auto& cases = report["cases"];
+  for (std::size_t i = 0; i < cases.size() && problem.empty(); ++i) {
+    const std::string at = "cases[" + std::to_string(i) + "]";
+    if (!cases[i].is_object()) return expected_json(at, "an object", cases[i]);
+    problem = problem_in(cases[i], at + ".",
+                         {{"id", string, "a string"},
+                          {"file", string, "a string"},
+                          {"line", count, a_count},
+                          {"layer", string, "a string"},
+                          {"tags", array, "an array"},
+                          {"verdict", string, "a string"},
+                          {"outcome", string, "a string"},
+                          {"reason", string, "a string"},
+                          {"baselined", boolean, "true or false"},
+                          {"stale", boolean, "true or false"}});
+    if (problem.empty() && cases[i].contains("tags")) {
+      const auto& tags = cases[i]["tags"];
+      for (std::size_t t = 0; t < tags.size(); ++t) {
+        if (!tags[t].is_string()) return expected_json(at + ".tags[" + std::to_string(t) + "]", "a string", tags[t]);
+      }
+    }
+  }
+  return problem;
 }
 
 result<std::vector<nlohmann::json>> merge_shard_reports(std::vector<nlohmann::json> reports) {

@@ -13,6 +13,7 @@
 #include "sse/parser.hpp"
 #include "ssec/conformance/log.hpp"
 #include "ssec/escape.hpp"
+#include "ssec/json_shape.hpp"
 
 namespace ssec::live {
 
@@ -399,36 +400,32 @@ nlohmann::json parse_post(const std::string& text, std::string& problem) {
   return {};
 }
 
-std::string expected(const std::string& where, std::string_view want, const nlohmann::json& got) {
-  return where + ": expected " + std::string(want) + ", got " + (got.is_null() ? "null" : got.type_name());
-}
-
 // What is wrong with a posted document ({"user_agent","results":[{"name",
 // "status","events":[{"type","data","lastEventId"}]}]}, tools/docs/serve.md),
 // naming the member; empty when it has that shape.
 std::string post_problem(const nlohmann::json& body) {
-  if (!body.is_object()) return expected("the body", "a JSON object", body);
+  if (!body.is_object()) return expected_json("the body", "a JSON object", body);
   if (body.contains("user_agent") && !body["user_agent"].is_string()) {
-    return expected("user_agent", "a string", body["user_agent"]);
+    return expected_json("user_agent", "a string", body["user_agent"]);
   }
   if (!body.contains("results")) return "results: missing";
   const auto& results = body["results"];
-  if (!results.is_array()) return expected("results", "an array", results);
+  if (!results.is_array()) return expected_json("results", "an array", results);
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     const std::string at = "results[" + std::to_string(i) + "]";
-    if (!r.is_object()) return expected(at, "an object", r);
+    if (!r.is_object()) return expected_json(at, "an object", r);
     if (!r.contains("name")) return at + ".name: missing";
-    if (!r["name"].is_string()) return expected(at + ".name", "a string", r["name"]);
-    if (r.contains("status") && !r["status"].is_string()) return expected(at + ".status", "a string", r["status"]);
+    if (!r["name"].is_string()) return expected_json(at + ".name", "a string", r["name"]);
+    if (r.contains("status") && !r["status"].is_string()) return expected_json(at + ".status", "a string", r["status"]);
     if (!r.contains("events")) continue;
-    if (!r["events"].is_array()) return expected(at + ".events", "an array", r["events"]);
+    if (!r["events"].is_array()) return expected_json(at + ".events", "an array", r["events"]);
     for (std::size_t e = 0; e < r["events"].size(); ++e) {
       const auto& ev = r["events"][e];
       const std::string eat = at + ".events[" + std::to_string(e) + "]";
-      if (!ev.is_object()) return expected(eat, "an object", ev);
+      if (!ev.is_object()) return expected_json(eat, "an object", ev);
       for (const char* key : {"type", "data", "lastEventId"}) {
-        if (ev.contains(key) && !ev[key].is_string()) return expected(eat + "." + key, "a string", ev[key]);
+        if (ev.contains(key) && !ev[key].is_string()) return expected_json(eat + "." + key, "a string", ev[key]);
       }
     }
   }

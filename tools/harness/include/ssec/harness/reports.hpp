@@ -60,6 +60,13 @@ enum class matrix_part {
 std::string matrix_markdown(const std::vector<nlohmann::json>& reports, const std::string& link_prefix,
                             matrix_part part = matrix_part::full);
 
+/// Where a `run --json` report read back (--matrix-from) lacks the shape
+/// merge_shard_reports and matrix_markdown read, naming the member
+/// ("cases[3].layer: expected a string, got number"); empty when it has it.
+/// Only the members they read are checked (the format only gains members),
+/// and an absent one is fine (each has a default) except `adapter`.
+std::string report_shape_problem(const nlohmann::json& report);
+
 /// Merges the reports of a sharded run (`run --shard K/N --json`, whose
 /// `options.shard` is "K/N") into one report per adapter (same command, name
 /// and version), as the unsharded run would have written it: the cases in
