@@ -96,6 +96,9 @@ ordered answer(const json& request, const sse::dialect::catalog& contract) {
   return answer_parse(parse->id, parse->layer, chunks, contract);
 }
 
+// {"op":"bye"}; any other request, whatever its members' types, is answered.
+bool says_bye(const json& request) { return request.is_object() && request.value("op", json()) == "bye"; }
+
 int run_adapter(const conformance::contract_source& source) {
   const auto contract = load_contract_or_say_why(source, "adapter");
   if (!contract) return exit_usage;
@@ -127,7 +130,7 @@ int run_adapter(const conformance::contract_source& source) {
         std::cout << dump_line(ordered{{"error", "request is not valid JSON"}}) << '\n';
         continue;
       }
-      if (request.is_object() && request.value("op", "") == "bye") {
+      if (says_bye(request)) {
         std::cout << std::flush;
         return exit_ok;
       }
@@ -141,8 +144,7 @@ int run_adapter(const conformance::contract_source& source) {
   if (!buffer.empty()) {
     json request = json::parse(buffer, nullptr, false);
     if (request.is_discarded()) std::cout << dump_line(ordered{{"error", "request is not valid JSON"}}) << '\n';
-    else if (!(request.is_object() && request.value("op", "") == "bye"))
-      std::cout << dump_line(answer(request, *contract)) << '\n';
+    else if (!says_bye(request)) std::cout << dump_line(answer(request, *contract)) << '\n';
   }
   std::cout << std::flush;
   return exit_ok;

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -151,6 +153,39 @@ TEST_F(cli_edges, validate_reads_a_capture) {
   EXPECT_NE(r.out.find("rec.jsonl (capture of <stdin>)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("0 frames"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(": conforming"), std::string::npos) << r.out;
+}
+
+// A capture is read as it arrives: under --max-bytes, no further than the
+// piece that crosses it, however much follows; a member of the wrong type is
+// an error naming its line (both were an unbounded read and an abort).
+TEST_F(cli_edges, validate_reads_a_capture_no_further_than_its_limit) {
+  const std::string header = R"({"format":"sse-conform-capture","version":1})";
+  const std::string piece = R"({"t":0,"b64":"ZGF0YTogYQoK"})";  // "data: a\n\n"
+  const auto r = run("validate --dialect agent --max-bytes 1000 --json -",
+                     "{ printf '%s\\n' '" + header + "'; yes '" + piece + "' | head -n 400000; } | ");
+  EXPECT_EQ(r.status, 1) << r.err;  // "a" is no agent frame: MUST findings in what was read
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out << r.err;
+  EXPECT_EQ(j["frames"], 111) << r.out;  // 1,000 bytes: 111 whole frames, the 112th cut
+  EXPECT_EQ(j["summary"]["sampled"], true) << r.out;
+  const auto bad = run("validate --dialect agent -",
+                       "printf '%s\\n' '" + header.substr(0, header.size() - 1) + R"(,"status":"200"}' | )");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("<stdin>:1: \"status\" must be a whole number"), std::string::npos) << bad.err;
+}
+
+// The reference adapter answers a request of any shape with an error answer
+// and reads on; only {"op":"bye"} (or the end of its input) ends it.
+TEST_F(cli_edges, the_reference_adapter_answers_requests_of_any_shape) {
+  const auto r = run("adapter", R"(printf '%s\n' '{"op":5}' '{"op":["bye"]}' '[1]' '{"op":"hello","protocol":1}' )"
+                                R"('{"op":"bye"}' '{"op":"hello","protocol":1}' | )");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::vector<nlohmann::json> answers;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) answers.push_back(nlohmann::json::parse(line, nullptr, false));
+  ASSERT_EQ(answers.size(), 4u) << r.out;  // nothing after the bye
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(answers[i].contains("error")) << answers[i];
+  EXPECT_EQ(answers[3]["op"], "hello") << answers[3];
 }
 
 // 17. One of a thing is singular; the JUnit suite is not named twice.
