@@ -67,7 +67,6 @@ struct live_findings::impl {
       const std::uint64_t at = e.offset - self->base;
       const std::string_view block = sse::dialect::block_at(self->buf, at);
       self->val.on_frame(ev, block);
-      self->keep_from = e.offset + block.size();
       return sse::action::proceed;
     }
     void on_diagnostic(const sse::diagnostic& d) { self->val.on_diagnostic(d); }
@@ -78,7 +77,6 @@ struct live_findings::impl {
   sse::parser<visitor> p;
   std::string buf;         // the stream from `base` on: the frame in progress
   std::uint64_t base = 0;  // stream offset of buf[0]
-  std::uint64_t keep_from = 0;
   std::size_t reported = 0;
   bool stopped = false;
   impl(const sse::dialect::dialect_spec& d, sse::limits lim) : dec(d), val(d), v{this}, p(v, lim) {}
@@ -93,10 +91,12 @@ std::vector<sse::dialect::finding> live_findings::feed(std::string_view bytes) {
   if (m.stopped) return {};
   m.buf.append(bytes);
   if (sse::is_fatal(m.p.feed(bytes).status)) m.stopped = true;
-  // Blocks already judged are dropped: only the frame in progress is kept.
-  if (m.keep_from > m.base) {
-    m.buf.erase(0, static_cast<std::size_t>(m.keep_from - m.base));
-    m.base = m.keep_from;
+  // What no later frame can need is dropped: only the frame in progress is
+  // kept (the parser says where it starts), so blocks already judged and
+  // comments, retries or blank lines between frames do not pile up.
+  if (const std::uint64_t keep_from = m.p.pending_offset(); keep_from > m.base) {
+    m.buf.erase(0, static_cast<std::size_t>(keep_from - m.base));
+    m.base = keep_from;
   }
   const auto& all = m.val.findings();
   std::vector<sse::dialect::finding> fresh(all.begin() + static_cast<std::ptrdiff_t>(m.reported), all.end());

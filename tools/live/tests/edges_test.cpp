@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <string>
 
+#include "sse/chunking.hpp"
 #include "sse/dialect/catalog.hpp"
+#include "sse/dialect/validator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"
@@ -218,6 +220,44 @@ TEST_F(served, a_request_checked_as_it_arrives_is_judged_as_its_capture) {
       EXPECT_EQ(recorded.source, "shown") << what;
       EXPECT_EQ(recorded.bytes(), cap.bytes()) << what;
     }
+  }
+}
+
+// What the live validator finds, however the stream arrives, is what the
+// validator finds in the whole stream (its end aside): dropping what no later
+// frame needs, between frames full of comments, retries and blank lines,
+// never drops a byte a finding quotes.
+TEST(live_findings, find_what_the_whole_stream_validation_finds_under_every_chunking) {
+  const auto& agent = *sse::dialect::builtin_dialect("agent");
+  std::string stream;
+  for (int i = 0; i < 30; ++i) {
+    const std::string n = std::to_string(i);
+    stream += ": ping " + n + "\r\n\r\n";  // a comment block: nothing dispatched
+    if (i % 3 == 0) stream += "retry: 100\n\n\n";
+    stream += "data: {\"type\":\"message_chunk\",\"content\":\"c" + n + "\"" + (i % 2 == 0 ? "" : ",\"runId\":\"r1\"") +
+              "}\n";
+    if (i % 4 == 0) stream += ": inside the frame\n";
+    stream += i % 5 == 0 ? "data: not json " + n + "\n\n" : "\n";
+  }
+  const auto whole = sse::dialect::validate_stream(agent, stream, {}, std::nullopt, false);
+  ASSERT_GT(whole.findings.size(), 20u);
+  const auto text = [](const auto& findings) {
+    std::string out;
+    for (const auto& f : findings) {
+      out += f.rule->id + " frame " + std::to_string(f.frame) + " byte " + std::to_string(f.offset) + " expected " +
+             f.expected + " seen " + f.seen + "\n";
+    }
+    return out;
+  };
+  std::vector<std::vector<std::string_view>> splits{sse::chunking::whole(stream), sse::chunking::bytes(stream)};
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) splits.push_back(sse::chunking::random(stream, seed));
+  for (const auto& chunks : splits) {
+    ssec::live::live_findings watch(agent);
+    std::vector<sse::dialect::finding> found;
+    for (const auto chunk : chunks) {
+      for (auto& f : watch.feed(chunk)) found.push_back(std::move(f));
+    }
+    EXPECT_EQ(text(found), text(whole.findings)) << chunks.size() << " chunks";
   }
 }
 
