@@ -296,12 +296,27 @@ int run_check(check_cli o) {
     checked = live::check_request(req, shown_url, o.max_events, o.max_time_s, opt, &progress,
                                   o.record.empty() && !o.resume ? nullptr : &cap);
   } else if (!o.file.empty()) {
-    auto loaded = live::load_capture_or_stream(o.file, o.max_bytes);
-    if (!loaded) {
-      std::cerr << (loaded.error().line == 0 ? "sse-conform check: " : "") << loaded.error().to_string() << '\n';
-      return exit_usage;
+    const auto say = [](const ssec::error& e) {
+      std::cerr << (e.line == 0 ? "sse-conform check: " : "") << e.to_string() << '\n';
+    };
+    // A capture is judged as its lines are read, unless --record wants it
+    // whole (standard input cannot be read twice: it is read once, whole).
+    if (o.record.empty() && o.file != "-") {
+      auto streamed = live::check_capture_file(o.file, o.max_bytes, opt);
+      if (!streamed) {
+        say(streamed.error());
+        return exit_usage;
+      }
+      if (streamed.value()) checked = std::move(*streamed.value());
     }
-    cap = std::move(loaded).value();
+    if (!checked) {
+      auto loaded = live::load_capture_or_stream(o.file, o.max_bytes);
+      if (!loaded) {
+        say(loaded.error());
+        return exit_usage;
+      }
+      cap = std::move(loaded).value();
+    }
   } else {
     live::read_progress progress;
     std::shared_ptr<live::live_findings> watch;

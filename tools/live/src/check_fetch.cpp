@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "check_internal.hpp"
 #include "page_hints.hpp"
 #include "rules_follower.hpp"
 #include "sse/dialect/decoder.hpp"
+#include "ssec/input.hpp"
+#include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 
 namespace ssec::live {
@@ -226,24 +229,61 @@ struct piece_sink {
   }
 };
 
-// check_descriptor's and check_request's reads: each parsed as it arrives
-// (the arrival pass and the whole-body checks), then handed to the producer
-// rules; the body is not held, unless `record` asks for the capture.
-struct body_sink {
-  detail::rules_follower& rules;
-  detail::body_pass& body;
-  detail::reads& rd;
-  detail::arrival_pass& arrived;
-  capture* record = nullptr;
-  char* space(std::size_t n) { return rules.space(n); }
-  counted take(std::string_view bytes, double at) {
-    rd.add(body.size(), at);
-    arrived.feed(rd.count - 1, bytes);
-    body.feed(bytes);
-    if (record != nullptr) record->pieces.push_back({piece_bytes(bytes), at});
-    rules.commit(bytes.size());
-    return {arrived.events(), arrived.stopped()};
+// The capture --record saves: `meta`, with the pieces the follower kept.
+void record_capture(capture* record, capture meta) {
+  if (record == nullptr) return;
+  meta.pieces = std::move(record->pieces);
+  *record = std::move(meta);
+}
+
+// A body judged read by read as it arrives (check_descriptor, check_request,
+// check_capture_file): each read is parsed as it comes (the arrival pass
+// and the whole-body checks), then handed to the producer rules; the body
+// is not held, unless `record` asks for the capture.
+class body_follower {
+ public:
+  body_follower(const check_options& o, capture* record)
+      : opt_(o),
+        rules_(o.dialect, o.limits),
+        body_(o.limits, o.chunking_seeds, false),
+        arrived_(o.limits, rd_),
+        record_(record) {
+    if (record_ != nullptr) *record_ = capture{};
   }
+  body_follower(const body_follower&) = delete;
+  body_follower& operator=(const body_follower&) = delete;
+
+  // Room for the next read's `n` bytes; take() them once written there.
+  char* space(std::size_t n) { return rules_.space(n); }
+  counted take(std::string_view bytes, double at) {
+    rd_.add(body_.size(), at);
+    arrived_.feed(rd_.count - 1, bytes);
+    body_.feed(bytes);
+    if (record_ != nullptr) record_->pieces.push_back({piece_bytes(bytes), at});
+    rules_.commit(bytes.size());
+    return {arrived_.events(), arrived_.stopped()};
+  }
+  // The report of the response `meta` (its pieces were the reads taken):
+  // the wire and the producer rules are judged only when it is a stream.
+  check_report finish(capture meta, bool stream) {
+    if (stream && !arrived_.stopped()) arrived_.finish();
+    body_.finish();
+    check_report report = detail::judge(meta, body_, rd_, stream ? &arrived_ : nullptr, opt_);
+    // The producer rules followed the body from its first byte; their report
+    // counts only when it was a stream.
+    const auto produced = rules_.finish(!detail::is_sample(meta));
+    if (stream && produced) detail::add_producer(*produced, report);
+    record_capture(record_, std::move(meta));
+    return report;
+  }
+
+ private:
+  const check_options& opt_;
+  detail::rules_follower rules_;
+  detail::body_pass body_;
+  detail::reads rd_;  // before arrived_, which reads it
+  detail::arrival_pass arrived_;
+  capture* record_;
 };
 
 }  // namespace
@@ -256,15 +296,6 @@ capture read_descriptor(int fd, std::string source, const read_limits& o) {
   return cap;
 }
 
-namespace {
-// The capture --record saves: `meta`, with the pieces body_sink kept.
-void record_capture(capture* record, capture meta) {
-  if (record == nullptr) return;
-  meta.pieces = std::move(record->pieces);
-  *record = std::move(meta);
-}
-}  // namespace
-
 check_report check_descriptor(int fd, std::string source, const read_limits& lim, const check_options& opt,
                               capture* record) {
   check_options o = opt;
@@ -272,20 +303,9 @@ check_report check_descriptor(int fd, std::string source, const read_limits& lim
   capture meta;
   meta.source = std::move(source);
   // A descriptor is always a stream (no HTTP status): the producer rules run whenever there is a dialect.
-  detail::rules_follower rules(o.dialect, o.limits);
-  detail::body_pass body(o.limits, o.chunking_seeds, false);
-  detail::reads rd;
-  detail::arrival_pass arrived(o.limits, rd);
-  if (record != nullptr) *record = capture{};
-  body_sink sink{rules, body, rd, arrived, record};
-  read_loop(fd, lim, meta, sink);
-  if (!arrived.stopped()) arrived.finish();
-  body.finish();
-  // The whole-body checks are done; the producer rules may still be finishing the body.
-  check_report report = detail::judge(meta, body, rd, &arrived, o);
-  if (const auto produced = rules.finish(!detail::is_sample(meta))) detail::add_producer(*produced, report);
-  record_capture(record, std::move(meta));
-  return report;
+  body_follower follower(o, record);
+  read_loop(fd, lim, meta, follower);
+  return follower.finish(std::move(meta), true);
 }
 
 check_report check_request(http::stream_request req, std::string source, std::size_t max_events, double max_time_s,
@@ -293,16 +313,11 @@ check_report check_request(http::stream_request req, std::string source, std::si
   const bool sampling = sample_for(req, max_time_s);
   capture meta;
   meta.source = std::move(source);
-  detail::rules_follower rules(opt.dialect, opt.limits);
-  detail::body_pass body(opt.limits, opt.chunking_seeds, false);
-  detail::reads rd;
-  detail::arrival_pass arrived(opt.limits, rd);
-  if (record != nullptr) *record = capture{};
-  body_sink sink{rules, body, rd, arrived, record};
+  body_follower follower(opt, record);
   const auto result = http::stream(req, [&](std::string_view bytes, double at) {
-    char* into = sink.space(bytes.size());
+    char* into = follower.space(bytes.size());
     std::copy(bytes.begin(), bytes.end(), into);
-    const counted c = sink.take(std::string_view(into, bytes.size()), at);
+    const counted c = follower.take(std::string_view(into, bytes.size()), at);
     note(progress, bytes, c.events, at);
     return (max_events == 0 || c.events < max_events) && !c.failed;
   });
@@ -315,15 +330,37 @@ check_report check_request(http::stream_request req, std::string source, std::si
   meta.seconds_total = result.seconds_total;
   if (sampling && meta.end == "timeout") meta.end = "max_time";
   const bool stream = detail::is_stream(meta);
-  if (stream && !arrived.stopped()) arrived.finish();
-  body.finish();
-  check_report report = detail::judge(meta, body, rd, stream ? &arrived : nullptr, opt);
-  // The producer rules followed the body from its first byte; their report
-  // counts only when it was a stream.
-  const auto produced = rules.finish(!detail::is_sample(meta));
-  if (stream && produced) detail::add_producer(*produced, report);
-  record_capture(record, std::move(meta));
-  return report;
+  return follower.finish(std::move(meta), stream);
+}
+
+result<std::optional<check_report>> check_capture_file(const std::string& path, std::uint64_t max_bytes,
+                                                       const check_options& opt) {
+  std::optional<body_follower> follower;
+  std::optional<capture_reader> reader;
+  bool first = true;
+  const auto read = read_pieces(path, std::size_t{1} << 16, [&](std::string_view text) {
+    if (first) {
+      first = false;
+      if (!looks_like_capture(text)) return false;
+      follower.emplace(opt, nullptr);
+      // Every piece is taken, whatever the reference makes of it: analyze
+      // reads the whole capture, and so does this.
+      reader.emplace(path, max_bytes, [&](piece&& p) {
+        char* into = follower->space(p.bytes.size());
+        std::copy(p.bytes.begin(), p.bytes.end(), into);
+        follower->take(std::string_view(into, p.bytes.size()), p.at_seconds);
+        return true;
+      });
+    }
+    return reader->feed(text);
+  });
+  if (!read) return read.error();
+  if (!reader) return std::optional<check_report>();
+  auto meta = reader->finish();
+  if (!meta) return meta.error();
+  meta.value().source = path + " (capture of " + meta.value().source + ")";
+  const bool stream = detail::is_stream(meta.value());
+  return std::optional<check_report>(follower->finish(std::move(meta).value(), stream));
 }
 
 }  // namespace ssec::live

@@ -17,6 +17,7 @@
 #include "rules_follower.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/escape.hpp"
+#include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "unterminated_by_search.hpp"
 
@@ -259,6 +260,68 @@ TEST_F(descriptor, is_judged_as_analyze_judges_read_descriptors_capture) {
   expect_same(lim, agent, "a limit", "stopped");
   write("");
   expect_same(ssec::live::read_limits{}, agent, "empty");
+}
+
+// check --file of a capture, judged as its lines are read, gives analyze's
+// report of the loaded capture, timing included (the times are the
+// capture's): streams of every size, a cut, a response that is no stream,
+// a reference limit; a raw stream is left to analyze; a broken capture is an
+// error naming its line.
+TEST_F(descriptor, a_capture_file_is_judged_as_analyze_judges_it_loaded) {
+  ssec::live::check_options agent;
+  agent.dialect = sse::dialect::builtin_dialect("agent");
+  const ssec::live::check_options wire;
+  const auto expect_same_as_loaded = [&](const ssec::live::capture& c, std::uint64_t max_bytes,
+                                         const ssec::live::check_options& opt, const std::string& what) {
+    write(ssec::live::write_capture(c));
+    const auto streamed = ssec::live::check_capture_file(path_, max_bytes, opt);
+    ASSERT_TRUE(streamed.ok()) << what << ": " << streamed.error().to_string();
+    ASSERT_TRUE(streamed.value().has_value()) << what;
+    const auto loaded = ssec::live::load_capture_or_stream(path_, max_bytes);
+    ASSERT_TRUE(loaded.ok()) << what;
+    EXPECT_EQ(ssec::live::to_json(*streamed.value()).dump(),
+              ssec::live::to_json(ssec::live::analyze(loaded.value(), opt)).dump())
+        << what;
+  };
+  ssec::live::capture c;
+  c.source = "http://127.0.0.1:1/run";
+  c.status = 200;
+  c.headers["content-type"] = "text/event-stream";
+  const std::string body = agent_stream(3000);  // about 1.2 MiB: past one validator slice
+  std::mt19937 rng(7);
+  double t = 0.01;
+  for (std::size_t at = 0; at < body.size();) {
+    const std::size_t n = 1 + rng() % 9000;
+    c.pieces.push_back({body.substr(at, n), t});
+    at += n;
+    t += (rng() % 4) * 0.01;
+  }
+  c.seconds_to_first_byte = 0.01;
+  c.seconds_total = t + 0.5;
+  expect_same_as_loaded(c, 0, agent, "whole, agent");
+  expect_same_as_loaded(c, 0, wire, "whole, wire");
+  expect_same_as_loaded(c, 300001, agent, "cut mid-frame, mid-piece");
+  auto limited = agent;
+  limited.limits.max_line = 200;  // the reference stops at a long line
+  expect_same_as_loaded(c, 0, limited, "a limit");
+  auto error_page = c;
+  error_page.status = 500;
+  error_page.headers["content-type"] = "text/html";
+  error_page.pieces = {{"<html>down</html>", 0.2}};
+  expect_same_as_loaded(error_page, 0, agent, "no stream");
+  auto empty = c;
+  empty.pieces.clear();
+  empty.end = "reset";
+  expect_same_as_loaded(empty, 0, agent, "no pieces");
+  write("data: a\n\n");
+  const auto raw = ssec::live::check_capture_file(path_, 0, agent);
+  ASSERT_TRUE(raw.ok());
+  EXPECT_FALSE(raw.value().has_value()) << "a raw stream is analyze's";
+  write(ssec::live::write_capture(c) + "not a line of a capture\n");
+  const auto broken = ssec::live::check_capture_file(path_, 0, agent);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().line, c.pieces.size() + 3);  // the header, the pieces, the end line, then this
+  EXPECT_EQ(broken.error().file, path_);
 }
 
 }  // namespace

@@ -234,6 +234,15 @@ check_report check_descriptor(int fd, std::string source, const read_limits& lim
 check_report check_request(http::stream_request req, std::string source, std::size_t max_events, double max_time_s,
                            const check_options& opt, read_progress* progress = nullptr, capture* record = nullptr);
 
+/// analyze(load_capture_or_stream(path, max_bytes), opt)'s report when
+/// `path` is a capture, judged as its lines are read, as check_descriptor
+/// judges a descriptor: neither the capture's text nor its pieces are held.
+/// Nothing (read no further than its first piece) when `path` is not a
+/// capture: a raw stream is judged by analyze, untimed. An error names the
+/// file and line of a broken capture.
+result<std::optional<check_report>> check_capture_file(const std::string& path, std::uint64_t max_bytes,
+                                                       const check_options& opt);
+
 /// Judges a resumption from two captures (pure, no I/O): `first` is the
 /// response `report` was made from (report = analyze(first, opt)), `second`
 /// the reconnection that sent `sent_id` as Last-Event-ID. Sets
