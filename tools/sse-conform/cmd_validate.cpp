@@ -152,7 +152,7 @@ int run_validate(const validate_options& opt) {
       std::cerr << cap.error().to_string() << '\n';
       return exit_usage;
     }
-    source += " (capture of " + cap.value().source + ")";
+    source = live::capture_name(source, cap.value().source);
     read_to_end = cap.value().end != "max_bytes";
   }
   start_validator();  // an empty input, or a capture without pieces

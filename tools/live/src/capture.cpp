@@ -207,6 +207,10 @@ result<capture> read_capture(std::string_view text, std::string_view display) {
   return reader.finish();
 }
 
+std::string capture_name(std::string_view path, std::string_view source) {
+  return std::string(path) + " (capture of " + std::string(source) + ")";
+}
+
 result<capture> load_capture_or_stream(const std::string& path, std::uint64_t max_bytes) {
   // Neither is read beyond max_bytes of body: a raw stream is cut there, a
   // capture is read line by line and stops at the piece that crosses it.
@@ -247,7 +251,7 @@ result<capture> load_capture_or_stream(const std::string& path, std::uint64_t ma
     auto parsed = reader->finish();
     if (!parsed) return parsed.error();
     cap = std::move(parsed).value();
-    cap.source = path + " (capture of " + cap.source + ")";
+    cap.source = capture_name(path, cap.source);
     return cap;
   }
   cap.source = path;

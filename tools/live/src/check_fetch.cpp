@@ -358,7 +358,7 @@ result<std::optional<check_report>> check_capture_file(const std::string& path, 
   if (!reader) return std::optional<check_report>();
   auto meta = reader->finish();
   if (!meta) return meta.error();
-  meta.value().source = path + " (capture of " + meta.value().source + ")";
+  meta.value().source = capture_name(path, meta.value().source);
   const bool stream = detail::is_stream(meta.value());
   return std::optional<check_report>(follower->finish(std::move(meta).value(), stream));
 }

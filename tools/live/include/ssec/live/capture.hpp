@@ -94,6 +94,9 @@ class capture_reader {
   std::optional<error> error_;
 };
 
+/// How reports name a capture read from `path`: "<path> (capture of <source>)".
+std::string capture_name(std::string_view path, std::string_view source);
+
 /// A file to check: read as a capture when it looks like one (its source
 /// then "<path> (capture of <source>)"), else as the untimed bytes of a
 /// stream (source `path`). With `max_bytes` > 0, the body is cut there and
