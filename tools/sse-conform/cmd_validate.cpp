@@ -156,8 +156,7 @@ int run_validate(const validate_options& opt) {
     read_to_end = cap.value().end != "max_bytes";
   }
   start_validator();  // an empty input, or a capture without pieces
-  const std::optional<sse::dialect::validation_report> result = streaming->finish(read_to_end);
-  const auto& report = *result;
+  const sse::dialect::validation_report report = streaming->finish(read_to_end);
   if (opt.json) print_json(report, opt.strict, opt.max_bytes);
   else print_text(source, report, colour_for(STDOUT_FILENO), opt.strict, opt.max_bytes);
   // A MUST broken in what was read fails; a limit that stopped reading

@@ -12,6 +12,7 @@
 #include "page_hints.hpp"
 #include "ssec/base64.hpp"
 #include "ssec/input.hpp"
+#include "ssec/json_shape.hpp"
 
 namespace ssec::live {
 
@@ -127,7 +128,7 @@ bool capture_reader::take_line(std::string_view line) {
   // when absent); an error naming the member when it has another.
   const auto take = [&](const char* key, auto& into, const char* kind) {
     const auto value = member(j, key, into);
-    if (!value) return fail(std::string("\"") + key + "\" must be " + kind);
+    if (!value) return fail(expected_json(key, kind, j[key]));
     into = *value;
     return true;
   };
@@ -136,7 +137,7 @@ bool capture_reader::take_line(std::string_view line) {
       return fail("the first line must be the header {\"format\":\"sse-conform-capture\",...}");
     }
     const auto version = member(j, "version", 0);
-    if (!version) return fail("\"version\" must be a whole number");
+    if (!version) return fail(expected_json("version", "a whole number", j["version"]));
     if (*version != capture_version) {
       return fail("capture version " + std::to_string(*version) + " is not supported (this reader knows 1)");
     }
@@ -145,9 +146,9 @@ bool capture_reader::take_line(std::string_view line) {
       return false;
     }
     if (j.contains("headers")) {
-      if (!j["headers"].is_object()) return fail("\"headers\" must be an object");
+      if (!j["headers"].is_object()) return fail(expected_json("headers", "an object", j["headers"]));
       for (const auto& [k, v] : j["headers"].items()) {
-        if (!v.is_string()) return fail("header '" + k + "' is not a string");
+        if (!v.is_string()) return fail(expected_json("headers." + k, "a string", v));
         c_.headers[k] = v.get<std::string>();
       }
     }

@@ -342,19 +342,20 @@ TEST(capture_format, errors_name_the_line) {
 TEST(capture_format, members_of_the_wrong_type_are_errors_naming_the_line) {
   const std::string head = "{\"format\":\"sse-conform-capture\",\"version\":1}\n";
   const std::vector<std::pair<std::string, std::string>> bad{
-      {"{\"format\":\"sse-conform-capture\",\"version\":\"1\"}\n", "\"version\" must be a whole number"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":\"1\"}\n", "version: expected a whole number, got string"},
       {"{\"format\":5,\"version\":1}\n", "the first line must be the header"},
-      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"status\":\"200\"}\n", "\"status\" must be a whole number"},
-      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"source\":[]}\n", "\"source\" must be a string"},
-      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"timed\":1}\n", "\"timed\" must be true or false"},
-      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"headers\":[]}\n", "\"headers\" must be an object"},
-      {head + "\n{\"end\":\"complete\",\"t\":\"x\"}\n", "\"t\" must be a number"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"status\":\"200\"}\n",
+       "status: expected a whole number, got string"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"source\":[]}\n", "source: expected a string, got array"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"timed\":1}\n", "timed: expected true or false, got number"},
+      {"{\"format\":\"sse-conform-capture\",\"version\":1,\"headers\":[]}\n", "headers: expected an object, got array"},
+      {head + "\n{\"end\":\"complete\",\"t\":\"x\"}\n", "t: expected a number, got string"},
       {head + "{\"t\":\"0\",\"b64\":\"\"}\n", "a piece needs \"t\" (a number)"},
       // A time beyond a double's range is refused by the JSON parser itself.
       {head + "{\"t\":1e400,\"b64\":\"\"}\n", "not a JSON object"},
-      {head + "{\"end\":7}\n", "\"end\" must be a string"},
-      {head + "{\"end\":\"reset\",\"error\":{}}\n", "\"error\" must be a string"},
-      {head + "{\"end\":\"complete\",\"redirect\":1}\n", "\"redirect\" must be a string"},
+      {head + "{\"end\":7}\n", "end: expected a string, got number"},
+      {head + "{\"end\":\"reset\",\"error\":{}}\n", "error: expected a string, got object"},
+      {head + "{\"end\":\"complete\",\"redirect\":1}\n", "redirect: expected a string, got number"},
   };
   for (const auto& [text, message] : bad) {
     const auto back = ssec::live::read_capture(text, "c.jsonl");
