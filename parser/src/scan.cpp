@@ -9,12 +9,7 @@
 #include <emmintrin.h>
 #endif
 
-// On x86-64 with GCC or Clang, an AVX2 line scan is compiled beside the SSE2
-// one and picked at run time, so the library stays baseline x86-64.
-#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-#define SSEC_SCAN_AVX2 1
-#include <immintrin.h>
-#endif
+#include "utf8_avx2.hpp"
 
 namespace sse::detail {
 
@@ -65,43 +60,69 @@ inline line_scan scan_line_rest(const char* p, const char* end, const char* asci
   return {p, ascii_end != nullptr ? ascii_end : p};
 }
 
-#if defined(SSEC_SCAN_AVX2)
+#if defined(SSEC_PARSER_AVX2)
 // Sixty-four bytes per step, as two 32-byte blocks whose masks are joined
 // before any branch: a line of 32-63 bytes (most multi-line data) takes one
 // predictable branch instead of a loop exit that mispredicts on its length.
 // The last bytes go through the SSE2 loop.
+//
+// From its first block with a high byte on, a line is also checked for UTF-8
+// here, in the blocks already loaded: when it ends within the 64-byte steps
+// and is well formed, ascii_end is its end, and the parser checks none of its
+// values again (a short line with a high byte, as in the data lines of a
+// multi-line event in most languages, cost a call to the validator each).
 __attribute__((target("avx2"))) line_scan scan_line_avx2(const char* p, const char* end) noexcept {
   const char* ascii_end = nullptr;
   const __m256i cr = _mm256_set1_epi8('\r');
   const __m256i lf = _mm256_set1_epi8('\n');
-  const auto masks_at = [&](const char* at, std::uint32_t& eol, std::uint32_t& high) __attribute__((target("avx2"))) {
-    const __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-    eol = static_cast<std::uint32_t>(
+  const auto eol_mask = [&](__m256i block) __attribute__((target("avx2"))) {
+    return static_cast<std::uint32_t>(
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(block, cr), _mm256_cmpeq_epi8(block, lf))));
-    high = static_cast<std::uint32_t>(_mm256_movemask_epi8(block));
   };
-  // [p, p + width) holds line ends `eol` and high bytes `high`: the line's end
-  // if there is one, noting the first high byte before it.
-  const auto found = [&](std::uint64_t eol, std::uint64_t high) {
-    const int at = __builtin_ctzll(eol);
-    const std::uint64_t high_before_eol = high & ((std::uint64_t{1} << at) - 1u);  // at <= 63: a defined shift
-    if (ascii_end == nullptr && high_before_eol != 0) ascii_end = p + __builtin_ctzll(high_before_eol);
-    return line_scan{p + at, ascii_end != nullptr ? ascii_end : p + at};
+  const auto high_mask = [](__m256i block) __attribute__((target("avx2"))) {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(block));
   };
+  utf8::avx2::checker check;  // started at the line's first high byte
   while (end - p >= 64) {
-    std::uint32_t eol_low, high_low, eol_high, high_high;
-    masks_at(p, eol_low, high_low);
-    masks_at(p + 32, eol_high, high_high);
-    const std::uint64_t eol = eol_low | std::uint64_t{eol_high} << 32;
-    const std::uint64_t high = high_low | std::uint64_t{high_high} << 32;
-    if (eol != 0) return found(eol, high);
-    if (ascii_end == nullptr && high != 0) ascii_end = p + __builtin_ctzll(high);
+    const __m256i low = utf8::avx2::load(p);
+    const __m256i high = utf8::avx2::load(p + 32);
+    const std::uint64_t eol = eol_mask(low) | std::uint64_t{eol_mask(high)} << 32;
+    const std::uint64_t high_bytes = high_mask(low) | std::uint64_t{high_mask(high)} << 32;
+    if (eol != 0) {
+      const int at = __builtin_ctzll(eol);
+      const std::uint64_t high_before_eol = high_bytes & ((std::uint64_t{1} << at) - 1u);  // at <= 63: a defined shift
+      if (ascii_end == nullptr) {
+        if (high_before_eol == 0) return {p + at, p + at};
+        ascii_end = p + __builtin_ctzll(high_before_eol);
+        check.start();
+      }
+      check.add_prefix(low, high, static_cast<unsigned>(at));
+      return {p + at, check.valid_at_end() ? p + at : ascii_end};
+    }
+    if (ascii_end == nullptr) {
+      if (high_bytes == 0) {
+        p += 64;
+        continue;
+      }
+      ascii_end = p + __builtin_ctzll(high_bytes);
+      check.start();
+    }
+    check.add(low);
+    check.add(high);
     p += 64;
   }
+  // Fewer than 64 bytes left in the chunk: the line end, if any, and the
+  // first high byte, without the check.
   if (end - p >= 32) {
-    std::uint32_t eol, high;
-    masks_at(p, eol, high);
-    if (eol != 0) return found(eol, high);
+    const __m256i block = utf8::avx2::load(p);
+    const std::uint32_t eol = eol_mask(block);
+    const std::uint32_t high = high_mask(block);
+    if (eol != 0) {
+      const int at = __builtin_ctz(eol);
+      const std::uint32_t high_before_eol = high & ((1u << at) - 1u);
+      if (ascii_end == nullptr && high_before_eol != 0) ascii_end = p + __builtin_ctz(high_before_eol);
+      return {p + at, ascii_end != nullptr ? ascii_end : p + at};
+    }
     if (ascii_end == nullptr && high != 0) ascii_end = p + __builtin_ctz(high);
     p += 32;
   }
@@ -123,7 +144,7 @@ std::atomic<scan_function> chosen_scan_line{scan_line_first_call};
 
 line_scan scan_line_first_call(const char* p, const char* end) noexcept {
   scan_function chosen = scan_line_baseline;
-#if defined(SSEC_SCAN_AVX2)
+#if defined(SSEC_PARSER_AVX2)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) chosen = scan_line_avx2;
 #endif

@@ -186,7 +186,10 @@ TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
     for (const char* from = begin; from <= end; ++from) {
       const sse::detail::line_scan got = sse::detail::scan_line(from, end);
       const sse::detail::line_scan want = naive_scan(from, end);
-      if (got.eol != want.eol || got.ascii_end != want.ascii_end) {
+      // A line the scan found well formed may say so by ascii_end == eol.
+      const bool checked_whole = got.eol == want.eol && got.ascii_end == got.eol &&
+                                 valid_by_repair(std::string_view(from, static_cast<std::size_t>(got.eol - from)));
+      if (got.eol != want.eol || (got.ascii_end != want.ascii_end && !checked_whole)) {
         ADD_FAILURE() << "seed " << seed << ", from byte " << (from - begin) << ": eol " << (got.eol - begin)
                       << " (expected " << (want.eol - begin) << "), ascii_end " << (got.ascii_end - begin)
                       << " (expected " << (want.ascii_end - begin) << ") in " << hex(bytes);
@@ -194,6 +197,59 @@ TEST(VectorPaths, ScanLineFindsTheLineEndAndTheFirstHighByteFromEveryStart) {
       }
       EXPECT_EQ(sse::detail::find_line_end(from, end), want.eol);
     }
+  }
+}
+
+// The line scan checks UTF-8 in its 64-byte steps. A line it finds there
+// (a line end with at least 64 bytes from the step's start to the chunk's
+// end) and finds well formed is said to be, by ascii_end == eol; any other
+// line has ascii_end at its first high byte. Here every piece that breaks a
+// line, or a sequence cut by the line end, sits at every position of lines
+// of every length up to three steps, among valid two-, three- and four-byte
+// characters; an off-by-one in the masking at the line end shows as a broken
+// line taken for well formed (or, on the other side, a well-formed one not
+// recognised).
+TEST(VectorPaths, ScanLineChecksUtf8OfTheLinesItFindsInItsSteps) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  const bool checks_in_steps = __builtin_cpu_supports("avx2");
+#else
+  const bool checks_in_steps = false;
+#endif
+  const std::vector<std::string> characters = {"a", "\xC3\xA9", "b", "\xE2\x82\xAC", "c", "\xF0\x9F\x98\x80"};
+  const std::vector<std::string> breaks = {
+      "", "\xC3", "\x80", "\xFF", "\xE2\x82", "\xC0\xAF", "\xED\xA0\x80", "\xF0\x9F\x98", "\xF4\x90\x80\x80"};
+  std::size_t checked = 0;
+  for (std::size_t length = 1; length <= 192; ++length) {
+    for (const std::string& broken : breaks) {
+      for (std::size_t at = 0; at + broken.size() <= length; at += broken.empty() ? length : 1) {
+        // `length` bytes of valid characters and ASCII, the break written over
+        // the bytes from `at`; a character it cuts is broken too.
+        std::string line;
+        for (std::size_t i = 0; line.size() < length; ++i) line += characters[i % characters.size()];
+        line.resize(length);
+        line.replace(at, broken.size(), broken);
+        const bool valid = valid_by_repair(line);
+        for (const std::string_view ending : {"\r\n", "\n", "\r"}) {
+          const exact_copy copy(line + std::string(ending) + std::string(64, 'z'));
+          const char* begin = copy.view().data();
+          const char* end = begin + copy.view().size();
+          const sse::detail::line_scan got = sse::detail::scan_line(begin, end);
+          const sse::detail::line_scan naive = naive_scan(begin, end);
+          const char* want = checks_in_steps && valid ? naive.eol : naive.ascii_end;
+          if (got.eol != naive.eol || got.ascii_end != want) {
+            ADD_FAILURE() << "line of " << length << " bytes, " << (valid ? "valid" : "broken") << ": eol "
+                          << (got.eol - begin) << " (expected " << (naive.eol - begin) << "), ascii_end "
+                          << (got.ascii_end - begin) << " (expected " << (want - begin) << ") in " << hex(line);
+            return;
+          }
+          if (valid && got.ascii_end == got.eol && naive.ascii_end != naive.eol) ++checked;
+        }
+      }
+    }
+  }
+  // The lines above with a high byte and no break are the ones counted.
+  if (checks_in_steps) {
+    EXPECT_GT(checked, 500u);
   }
 }
 

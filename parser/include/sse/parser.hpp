@@ -70,15 +70,21 @@ namespace detail {
 /// First CR or LF in [p, end), or end. SSE2 where available.
 const char* find_line_end(const char* p, const char* end) noexcept;
 
-/// A line end found and, in the same pass, how far its bytes are ASCII.
-/// (Two pointers: small enough to come back in registers.)
+/// A line end found and, in the same pass, how far its bytes need no UTF-8
+/// check. (Two pointers: small enough to come back in registers.)
 struct line_scan {
-  const char* eol;        ///< First CR or LF in [p, end), or end.
-  const char* ascii_end;  ///< First byte >= 0x80 before eol, or eol: [p, ascii_end) is ASCII.
+  const char* eol;  ///< First CR or LF in [p, end), or end.
+  /// [p, ascii_end) needs no UTF-8 check. Either ascii_end is the first byte
+  /// >= 0x80 before eol (or eol when there is none), and [p, ascii_end) is
+  /// ASCII; or ascii_end == eol < end and the whole line [p, eol) was found
+  /// to be well-formed UTF-8 as it was scanned.
+  const char* ascii_end;
 };
-/// find_line_end that also finds the first non-ASCII byte, so UTF-8
-/// validation skips pure-ASCII lines (most of a typical stream) and the ASCII
-/// head of the others. AVX2 when the CPU has it, else SSE2, else bytewise.
+/// find_line_end that also finds how much of the line needs no UTF-8 check,
+/// so validation skips pure-ASCII lines (most of a typical stream), the
+/// ASCII head of the others, and the lines the scan checked itself. AVX2
+/// when the CPU has it (which checks a line from its first high byte in the
+/// blocks it loads), else SSE2, else bytewise.
 line_scan scan_line(const char* p, const char* end) noexcept;
 }  // namespace detail
 
@@ -156,7 +162,8 @@ class parser {
 
   // What the line scan found of a value that runs to its line's end: its
   // first `prefix` bytes are ASCII, and so are the `before` bytes of the line
-  // just before it.
+  // just before it; or, when `prefix` covers the whole value, the value needs
+  // no check at all (the scan found its line well formed).
   struct known_ascii {
     std::size_t prefix = 0;
     std::size_t before = 0;
@@ -190,7 +197,7 @@ class parser {
 
   std::string line_;  // the unterminated line carried over from earlier chunks
   std::uint64_t line_offset_ = 0;
-  std::size_t line_ascii_prefix_ = 0;  // leading bytes of line_ known to be ASCII
+  std::size_t line_ascii_prefix_ = 0;  // leading bytes of line_ that need no UTF-8 check (line_scan::ascii_end)
   bool skip_lf_ = false;               // the previous chunk ended in CR: a leading LF belongs to it
   std::uint8_t bom_matched_ = 0;
   bool bom_done_ = false;

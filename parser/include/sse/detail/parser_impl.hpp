@@ -154,8 +154,9 @@ void parser<Visitor>::reset() noexcept {
 template <visitor Visitor>
 bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool line_outlives_call,
                                    std::size_t ascii_prefix) {
-  // What the line scan already found to be ASCII in and before `part`, a
-  // piece of `line` that runs to its end.
+  // What the line scan already found in and before `part`, a piece of `line`
+  // that runs to its end (a piece starts after an ASCII colon or space, so a
+  // line found well formed leaves every piece of it well formed).
   const auto ascii_of = [&](std::string_view part) -> known_ascii {
     const auto from = static_cast<std::size_t>(part.data() - line.data());
     if (ascii_prefix < from) return {};
