@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.hpp"
@@ -99,7 +100,11 @@ ordered answer(const json& request, const sse::dialect::catalog& contract) {
 // {"op":"bye"}; any other request, whatever its members' types, is answered.
 bool says_bye(const json& request) { return request.is_object() && request.value("op", json()) == "bye"; }
 
-int run_adapter(const conformance::contract_source& source) {
+// The default of --max-request-bytes: four times the harness's longest
+// request (about 231 MiB, the byte-by-byte chunking of a 33 MiB limits case).
+constexpr std::size_t default_max_request_bytes = std::size_t{1} << 30;
+
+int run_adapter(const conformance::contract_source& source, std::size_t max_request_bytes) {
   const auto contract = load_contract_or_say_why(source, "adapter");
   if (!contract) return exit_usage;
   std::ios::sync_with_stdio(false);
@@ -109,12 +114,20 @@ int run_adapter(const conformance::contract_source& source) {
   // arriving never holds back the answers before it.
   std::string buffer;
   std::size_t scanned = 0;  // buffer[0, scanned) holds no LF
+  bool skipping = false;    // in a request line refused as too long: dropped up to its LF
   char chunk[1 << 16];
   for (;;) {
     const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // end of standard input means bye
-    buffer.append(chunk, static_cast<std::size_t>(n));
+    std::string_view piece(chunk, static_cast<std::size_t>(n));
+    if (skipping) {
+      const auto lf = piece.find('\n');
+      if (lf == std::string_view::npos) continue;
+      piece.remove_prefix(lf + 1);
+      skipping = false;
+    }
+    buffer.append(piece);
     std::size_t from = 0;
     for (std::size_t lf = buffer.find('\n', scanned); lf != std::string::npos; lf = buffer.find('\n', from)) {
       const std::string_view line(buffer.data() + from, lf - from);
@@ -138,6 +151,17 @@ int run_adapter(const conformance::contract_source& source) {
     }
     buffer.erase(0, from);
     scanned = buffer.size();
+    // A request still arriving past the bound is answered now, as refused,
+    // and the rest of its line is dropped as it comes: what the adapter holds
+    // is bounded by the option, not by its input.
+    if (buffer.size() > max_request_bytes) {
+      std::cout << dump_line(ordered{{"error", "request line longer than " + std::to_string(max_request_bytes) +
+                                                   " bytes (--max-request-bytes): skipped to its end"}})
+                << '\n';
+      std::string().swap(buffer);
+      scanned = 0;
+      skipping = true;
+    }
     std::cout << std::flush;
   }
   // A last line without LF is still a request (std::getline read it so).
@@ -157,7 +181,12 @@ void add_adapter_command(CLI::App& app, int& code) {
       "adapter", "Serve the reference parser over the adapter protocol (JSON lines on stdin/stdout)");
   auto contract = std::make_shared<conformance::contract_source>();
   add_contract_options(cmd, *contract);
-  cmd->callback([contract, &code] { code = run_adapter(*contract); });
+  auto max_request_bytes = std::make_shared<std::size_t>(default_max_request_bytes);
+  cmd->add_option("--max-request-bytes", *max_request_bytes,
+                  "Longest request line held; a longer one is answered with an error and skipped")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->callback([contract, max_request_bytes, &code] { code = run_adapter(*contract, *max_request_bytes); });
 }
 
 }  // namespace ssec::cli

@@ -188,6 +188,29 @@ TEST_F(cli_edges, the_reference_adapter_answers_requests_of_any_shape) {
   EXPECT_EQ(answers[3]["op"], "hello") << answers[3];
 }
 
+// A request line longer than --max-request-bytes is answered with an error
+// as soon as the adapter holds more than that, and the rest of it is dropped
+// as it arrives; the requests after it are answered as usual, and a line of
+// exactly the bound is held and answered.
+TEST_F(cli_edges, the_reference_adapter_refuses_a_request_line_longer_than_its_bound) {
+  const std::string hello = R"({"op":"hello","protocol":1})";
+  const std::string at_bound = hello + std::string(1000 - hello.size(), ' ');
+  const auto r =
+      run("adapter --max-request-bytes 1000",
+          "{ head -c 200000 /dev/zero | tr '\\0' x; printf '\\n%s\\n%s\\n' '" + hello + "' '" + at_bound + "'; } | ");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::vector<nlohmann::json> answers;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) answers.push_back(nlohmann::json::parse(line, nullptr, false));
+  ASSERT_EQ(answers.size(), 3u) << r.out;
+  EXPECT_EQ(answers[0].value("error", ""),
+            "request line longer than 1000 bytes (--max-request-bytes): skipped to its end")
+      << answers[0];
+  EXPECT_EQ(answers[1]["op"], "hello") << answers[1];
+  EXPECT_EQ(answers[2]["op"], "hello") << answers[2];
+  EXPECT_EQ(run("adapter --max-request-bytes 0", "true | ").status, 2);
+}
+
 // 17. One of a thing is singular; the JUnit suite is not named twice.
 TEST_F(cli_edges, plurals_are_right) {
   const fs::path one = write("one.sse", "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n");
