@@ -240,8 +240,19 @@ struct validator::impl {
   std::string unlisted_type;
   bool unlisted_known = false;
 
-  // Every finding is counted, in its rule's state too; the first max_per_rule of each rule are stored.
-  void report(rule_state& state, std::size_t frame, std::uint64_t offset, std::string expected, std::string seen) {
+  // What a stored finding says: its `expected` and `seen`.
+  struct texts {
+    std::string expected;
+    std::string seen;
+  };
+
+  // Every finding is counted, in its rule's state too; the first max_per_rule
+  // of each rule are stored. `write_texts()` returns a texts and is called
+  // only for a finding that is stored: past a rule's cap a finding is only
+  // counted, and on a stream that breaks one rule at every frame, building
+  // texts to drop them was most of what each finding cost.
+  template <class WriteTexts>
+  void report(rule_state& state, std::size_t frame, std::uint64_t offset, WriteTexts&& write_texts) {
     const rule_spec* rule = state.rule;
     (rule->level == severity::must ? must : should) += 1;
     decision += rule->basis == basis::decision;
@@ -249,7 +260,8 @@ struct validator::impl {
       ++not_stored;
       return;
     }
-    found.push_back(finding{rule, frame, offset, std::move(expected), std::move(seen)});
+    texts said = std::forward<WriteTexts>(write_texts)();
+    found.push_back(finding{rule, frame, offset, std::move(said.expected), std::move(said.seen)});
   }
 
   template <class F>
@@ -320,8 +332,10 @@ struct validator::impl {
       if (!f.required || present(f.key)) continue;
       path.push_back(f.key);
       if (rule_state* r = required_rule(type, path)) {
-        const std::string at = path_text(path);
-        report(*r, frame, offset, cat({"field ", at, " (", f.types.to_string(), ") on ", type}), cat({"no ", at}));
+        report(*r, frame, offset, [&] {
+          const std::string at = path_text(path);
+          return texts{cat({"field ", at, " (", f.types.to_string(), ") on ", type}), cat({"no ", at})};
+        });
       }
       path.pop_back();
     }
@@ -344,10 +358,11 @@ struct validator::impl {
         if (admitted && !nested) continue;  // the usual case: nothing to say, no path to build
         path.emplace_back(key);
         if (!admitted) {
-          const std::string at = path_text(path);
           each(check_kind::field_type, [&](rule_state& s) {
-            report(s, frame, offset, cat({at, " of type ", spec->types.to_string()}),
-                   cat({at, " is ", describe(value)}));
+            report(s, frame, offset, [&] {
+              const std::string at = path_text(path);
+              return texts{cat({at, " of type ", spec->types.to_string()}), cat({at, " is ", describe(value)})};
+            });
           });
         } else {
           check_object(value.members(), spec->fields, type, path, false, false, frame, offset);
@@ -362,12 +377,16 @@ struct validator::impl {
         // (DECISIONS.md#chat-key-casing).
         if (twin != declared.end() && !present(twin->key)) {
           each(check_kind::key_casing, [&](rule_state& s) {
-            report(s, frame, offset, cat({"key ", excerpt(twin->key)}), cat({"key ", excerpt(key)}));
+            report(s, frame, offset, [&] {
+              return texts{cat({"key ", excerpt(twin->key)}), cat({"key ", excerpt(key)})};
+            });
           });
         } else if (report_undeclared && !forbidden(type, key)) {
           each(check_kind::undeclared_field, [&](rule_state& s) {
-            report(s, frame, offset, cat({"only the fields the catalog declares for ", type}),
-                   cat({"undeclared field ", excerpt(key)}));
+            report(s, frame, offset, [&] {
+              return texts{cat({"only the fields the catalog declares for ", type}),
+                           cat({"undeclared field ", excerpt(key)})};
+            });
           });
         }
       }
@@ -417,8 +436,10 @@ struct validator::impl {
     if (block.find('\r') != std::string_view::npos) {
       each(check_kind::lf_line_ends, [&](rule_state& s) {
         const bool crlf = block.find("\r\n") != std::string_view::npos;
-        report(s, frame, offset, "lines ending in LF and a blank line \\n\\n",
-               cat({crlf ? "CRLF" : "CR", " line ends in ", excerpt(block)}));
+        report(s, frame, offset, [&] {
+          return texts{"lines ending in LF and a blank line \\n\\n",
+                       cat({crlf ? "CRLF" : "CR", " line ends in ", excerpt(block)})};
+        });
       });
     }
     lines_of(block, lines);
@@ -426,7 +447,7 @@ struct validator::impl {
       if (line.empty()) break;
       if (field_name(line) != "data") {
         each(check_kind::data_only, [&](rule_state& s) {
-          report(s, frame, offset, "a frame made of one data line", "the line " + excerpt(line));
+          report(s, frame, offset, [&] { return texts{"a frame made of one data line", "the line " + excerpt(line)}; });
         });
         break;
       }
@@ -434,7 +455,7 @@ struct validator::impl {
     for (const auto line : lines) {
       if (field_name(line) == "data" && !line.starts_with("data: ")) {
         each(check_kind::data_space, [&](rule_state& s) {
-          report(s, frame, offset, "a line starting with 'data: '", "the line " + excerpt(line));
+          report(s, frame, offset, [&] { return texts{"a line starting with 'data: '", "the line " + excerpt(line)}; });
         });
         break;
       }
@@ -450,25 +471,31 @@ struct validator::impl {
     block_checks(block, frame, offset);
     if (ev.raw.find('\n') != std::string_view::npos) {
       each(check_kind::single_data_line, [&](rule_state& s) {
-        report(s, frame, offset, "data on one line", "data over several lines " + excerpt(ev.raw));
+        report(s, frame, offset, [&] {
+          return texts{"data on one line", "data over several lines " + excerpt(ev.raw)};
+        });
       });
     }
     if (!typed) {
-      each(check_kind::json_object,
-           [&](rule_state& s) { report(s, frame, offset, "a JSON object with a string type", describe(ev)); });
+      each(check_kind::json_object, [&](rule_state& s) {
+        report(s, frame, offset, [&] { return texts{"a JSON object with a string type", describe(ev)}; });
+      });
       if (ev.kind == event_kind::plain_text && ev.json_object) {
-        each(check_kind::object_has_type,
-             [&](rule_state& s) { report(s, frame, offset, "a string type member", describe(ev)); });
+        each(check_kind::object_has_type, [&](rule_state& s) {
+          report(s, frame, offset, [&] { return texts{"a string type member", describe(ev)}; });
+        });
       }
     } else {
       if (ev.kind == event_kind::unknown) {
         each(check_kind::known_type, [&](rule_state& s) {
-          report(s, frame, offset, "a type the catalog lists", cat({"type ", excerpt(ev.type)}));
+          report(s, frame, offset, [&] { return texts{"a type the catalog lists", cat({"type ", excerpt(ev.type)})}; });
         });
       }
       if (ev.duplicate_keys) {
         each(check_kind::unique_keys, [&](rule_state& s) {
-          report(s, frame, offset, "each key once", "a key given more than once in " + excerpt(ev.raw));
+          report(s, frame, offset, [&] {
+            return texts{"each key once", "a key given more than once in " + excerpt(ev.raw)};
+          });
         });
       }
       // Fields: the catalog entry, or for an unknown type the envelope (spec/DECISIONS.md, unknown-types).
@@ -486,7 +513,9 @@ struct validator::impl {
       each(check_kind::forbidden_field, [&](rule_state& s) {
         for (const auto& p : s.rule->check.fields) {
           if (p.type == type && lookup(ev, p.keys)) {
-            report(s, frame, offset, cat({"no ", path_text(p.keys), " on ", p.type}), cat({p.to_string(), " present"}));
+            report(s, frame, offset, [&] {
+              return texts{cat({"no ", path_text(p.keys), " on ", p.type}), cat({p.to_string(), " present"})};
+            });
           }
         }
       });
@@ -515,16 +544,19 @@ struct validator::impl {
       const check_spec& c = s.rule->check;
       switch (c.kind) {
         case check_kind::forbidden_type:
-          if (role.in_types) report(s, frame, offset, cat({"no ", type, " frame"}), describe(ev));
+          if (role.in_types)
+            report(s, frame, offset, [&] { return texts{cat({"no ", type, " frame"}), describe(ev)}; });
           break;
         case check_kind::refers: {
           for (const auto& from : c.fields) {
             if (from.type != type) continue;
             const auto v = lookup(ev, from.keys);
             if (v && !s.values.contains(value_key(*v))) {
-              const std::string from_text = from.to_string();
-              report(s, frame, offset, cat({from_text, " naming an earlier ", c.to.to_string()}),
-                     cat({from_text, " ", describe(*v), " that no earlier ", c.to.type, " has"}));
+              report(s, frame, offset, [&] {
+                const std::string from_text = from.to_string();
+                return texts{cat({from_text, " naming an earlier ", c.to.to_string()}),
+                             cat({from_text, " ", describe(*v), " that no earlier ", c.to.type, " has"})};
+              });
             }
           }
           if (c.to.type == type) {
@@ -537,9 +569,10 @@ struct validator::impl {
           if (p.type != type) break;
           if (const auto v = lookup(ev, p.keys)) {
             if (!remember(s, value_key(*v))) {
-              const std::string p_text = p.to_string();
-              report(s, frame, offset, cat({"a ", p_text, " not used before"}),
-                     cat({p_text, " ", describe(*v), " again"}));
+              report(s, frame, offset, [&] {
+                const std::string p_text = p.to_string();
+                return texts{cat({"a ", p_text, " not used before"}), cat({p_text, " ", describe(*v), " again"})};
+              });
             }
           }
           break;
@@ -553,9 +586,11 @@ struct validator::impl {
             s.first_frame = frame;
           } else if (v->type() == json_type::string ? *s.first_value != v->as_string()
                                                     : *s.first_value != value_key(*v)) {
-            report(s, frame, offset,
-                   cat({c.field, " ", excerpt(*s.first_value), " as in frame ", std::to_string(s.first_frame + 1)}),
-                   cat({c.field, " ", describe(*v)}));
+            report(s, frame, offset, [&] {
+              return texts{
+                  cat({c.field, " ", excerpt(*s.first_value), " as in frame ", std::to_string(s.first_frame + 1)}),
+                  cat({c.field, " ", describe(*v)})};
+            });
           }
           break;
         }
@@ -564,10 +599,11 @@ struct validator::impl {
           const auto v = lookup(ev, std::string_view(c.field));
           if (!v || v->type() != json_type::number) break;
           if (s.last_number && !(v->as_number() > *s.last_number)) {
-            report(s, frame, offset,
-                   cat({c.field, " greater than ", nlohmann::json(*s.last_number).dump(), " (frame ",
-                        std::to_string(s.last_number_frame + 1), ")"}),
-                   cat({c.field, " ", describe(*v)}));
+            report(s, frame, offset, [&] {
+              return texts{cat({c.field, " greater than ", nlohmann::json(*s.last_number).dump(), " (frame ",
+                                std::to_string(s.last_number_frame + 1), ")"}),
+                           cat({c.field, " ", describe(*v)})};
+            });
           }
           s.last_number = v->as_number();
           s.last_number_frame = frame;
@@ -577,14 +613,18 @@ struct validator::impl {
         case check_kind::pair_closed: pair_step(s, role, ev, type, frame, offset); break;
         case check_kind::first_frame:
           if (frame == 0 && !role.in_types) {
-            report(s, frame, offset, cat({"a first frame of type ", list_text(c.types)}), describe(ev));
+            report(s, frame, offset, [&] {
+              return texts{cat({"a first frame of type ", list_text(c.types)}), describe(ev)};
+            });
           }
           break;
         case check_kind::last_frame:
           if (s.triggered) {
-            report(s, frame, offset,
-                   cat({"the end of the stream after the ", s.trigger, " of frame ", std::to_string(s.trigger_frame)}),
-                   describe(ev));
+            report(s, frame, offset, [&] {
+              return texts{
+                  cat({"the end of the stream after the ", s.trigger, " of frame ", std::to_string(s.trigger_frame)}),
+                  describe(ev)};
+            });
           } else if (role.in_types) {
             s.triggered = true;
             s.trigger = std::string(type);
@@ -593,16 +633,19 @@ struct validator::impl {
           break;
         case check_kind::at_most_once:
           if (role.in_types && ++s.count > 1) {
-            report(s, frame, offset, cat({"at most one ", list_text(c.types), " frame"}),
-                   cat({describe(ev), ", number ", std::to_string(s.count)}));
+            report(s, frame, offset, [&] {
+              return texts{cat({"at most one ", list_text(c.types), " frame"}),
+                           cat({describe(ev), ", number ", std::to_string(s.count)})};
+            });
           }
           break;
         case check_kind::followed_only_by:
           if (s.triggered && !role.in_allow) {
-            report(s, frame, offset,
-                   cat({c.allow.empty() ? "nothing" : "only ", list_text(c.allow), " after the ", s.trigger,
-                        " of frame ", std::to_string(s.trigger_frame)}),
-                   describe(ev));
+            report(s, frame, offset, [&] {
+              return texts{cat({c.allow.empty() ? "nothing" : "only ", list_text(c.allow), " after the ", s.trigger,
+                                " of frame ", std::to_string(s.trigger_frame)}),
+                           describe(ev)};
+            });
           }
           if (!s.triggered && role.in_types) {
             s.triggered = true;
@@ -636,9 +679,11 @@ struct validator::impl {
     const bool is_open = it != s.open.end() && !it->second.empty();
     if (!is_open) {
       if (c.kind == check_kind::pair) {
-        const std::string with_key = c.key.empty() ? std::string() : cat({" with ", c.key, " ", excerpt(key)});
-        report(s, frame, offset, cat({"an open ", c.open, with_key, " before this ", type}),
-               cat({describe(ev), " with none open"}));
+        report(s, frame, offset, [&] {
+          const std::string with_key = c.key.empty() ? std::string() : cat({" with ", c.key, " ", excerpt(key)});
+          return texts{cat({"an open ", c.open, with_key, " before this ", type}),
+                       cat({describe(ev), " with none open"})};
+        });
       }
       return;
     }
@@ -652,7 +697,9 @@ struct validator::impl {
     if (d.code != diag::invalid_utf8 || utf8_reported_frame == frames) return;
     utf8_reported_frame = frames;
     each(check_kind::utf8, [&](rule_state& s) {
-      report(s, frames, d.offset, "UTF-8 text", "bytes that are not UTF-8 in " + excerpt(d.detail));
+      report(s, frames, d.offset, [&] {
+        return texts{"UTF-8 text", "bytes that are not UTF-8 in " + excerpt(d.detail)};
+      });
     });
   }
 
@@ -667,7 +714,9 @@ struct validator::impl {
     }
     each(check_kind::content_type, [&](rule_state& s) {
       if (lower != s.rule->check.value) {
-        report(s, 0, 0, "Content-Type: " + s.rule->check.value, "Content-Type: " + excerpt(header));
+        report(s, 0, 0, [&] {
+          return texts{"Content-Type: " + s.rule->check.value, "Content-Type: " + excerpt(header)};
+        });
       }
     });
   }
@@ -681,8 +730,9 @@ struct validator::impl {
     }
     if (cut) {
       each(check_kind::frame_terminated, [&](rule_state& s) {
-        report(s, frames, tail_offset, "a blank line ending the frame",
-               "the stream ends inside the frame " + excerpt(tail));
+        report(s, frames, tail_offset, [&] {
+          return texts{"a blank line ending the frame", "the stream ends inside the frame " + excerpt(tail)};
+        });
       });
     }
     const std::string after =
@@ -690,15 +740,16 @@ struct validator::impl {
     for (auto& s : states) {
       const check_spec& c = s.rule->check;
       if (c.kind == check_kind::last_frame && !s.triggered) {
-        report(s, frames, stream_size, cat({"a final ", list_text(c.types), " frame"}), after);
+        report(s, frames, stream_size, [&] { return texts{cat({"a final ", list_text(c.types), " frame"}), after}; });
       }
       if (c.kind == check_kind::pair_closed) {
         for (const auto& [key, items] : s.open) {
           const std::string of_key = c.key.empty() ? std::string() : cat({" (", c.key, " ", excerpt(key), ")"});
           for (const auto& item : items) {
-            report(s, item.frame, item.offset,
-                   cat({list_text(c.close), " for this ", c.open, of_key, " before the end of the stream"}),
-                   "still open at the end of the stream");
+            report(s, item.frame, item.offset, [&] {
+              return texts{cat({list_text(c.close), " for this ", c.open, of_key, " before the end of the stream"}),
+                           "still open at the end of the stream"};
+            });
           }
         }
       }
@@ -847,13 +898,16 @@ validation_report stream_validator::finish(bool read_to_end) {
 }
 
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim,
-                                  std::optional<std::string_view> content_type, bool read_to_end) {
-  return validate_pieces(d, std::span<const std::string_view>(&bytes, 1), lim, content_type, read_to_end);
+                                  std::optional<std::string_view> content_type, bool read_to_end,
+                                  std::size_t max_findings_per_rule) {
+  return validate_pieces(d, std::span<const std::string_view>(&bytes, 1), lim, content_type, read_to_end,
+                         max_findings_per_rule);
 }
 
 validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim,
-                                  std::optional<std::string_view> content_type, bool read_to_end) {
-  stream_validator v(d, lim, content_type);
+                                  std::optional<std::string_view> content_type, bool read_to_end,
+                                  std::size_t max_findings_per_rule) {
+  stream_validator v(d, lim, content_type, max_findings_per_rule);
   auto& m = *v.impl_;
   // Each slice is gathered straight into the validator's buffer (feed would
   // copy it there anyway), then judged.

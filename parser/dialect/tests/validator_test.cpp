@@ -2,6 +2,7 @@
 // breaks nothing) and one that breaks it (and exactly the rules listed).
 // Streams are written from the documents (chat:N, agent:N) and
 // spec/DECISIONS.md; a test checks that no catalog rule lacks a case.
+#include <limits>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -558,6 +559,62 @@ TEST(validator, finding_json_form) {
                                             "seen", "text"}));
 }
 
+// 300 seeded frames of the dialect's catalog types in random order, with
+// unknown types and plain frames among them, whose ids repeat: they break
+// the cross-frame rules (pairs, references, unique values) many times over.
+std::string every_type_stream(const sse::dialect::dialect_spec& d, std::uint64_t seed) {
+  sse::chunking::splitmix64 rng(seed);
+  std::string stream;
+  for (int i = 0; i < 300; ++i) {
+    const std::uint64_t pick = rng.next() % (d.events.size() + 2);
+    const std::string key = std::to_string(rng.next() % 3);
+    if (pick == d.events.size()) {
+      stream += f(R"({"type":"brand_new","runId":"r1"})");
+    } else if (pick > d.events.size()) {
+      stream += f("plain text");
+    } else {
+      stream += f(R"({"type":")" + d.events[pick].type + R"(","id":"c)" + key + R"(","runId":"r1",)" +
+                  R"("stepId":"s)" + key + R"(","nodeId":"n)" + key + R"(","toolCallId":"c)" + key + R"("})");
+    }
+  }
+  return stream;
+}
+
+// A rule's cap keeps its first findings, with the texts they have without
+// the cap, and counts the rest (their texts are never built): for every
+// dialect and cap, the capped report is the uncapped one with each rule's
+// findings past the cap left out, and the same counts.
+TEST(validator, a_rules_cap_stores_its_first_findings_and_counts_the_rest) {
+  const auto validate = [](const sse::dialect::dialect_spec& d, const std::string& stream, std::size_t cap) {
+    sse::dialect::stream_validator v(d, {}, std::nullopt, cap);
+    v.feed(stream);
+    return v.finish();
+  };
+  for (const auto& name : sse::dialect::builtin_dialect_names()) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const std::string stream = every_type_stream(dialect(name), seed);
+      const auto all = validate(dialect(name), stream, std::numeric_limits<std::size_t>::max());
+      ASSERT_EQ(all.not_shown, 0U);
+      for (const std::size_t cap : {std::size_t{1}, std::size_t{3}}) {
+        const auto capped = validate(dialect(name), stream, cap);
+        std::map<std::string, std::size_t> per_rule;
+        std::string expected;
+        for (const auto& x : all.findings) {
+          if (++per_rule[x.rule->id] <= cap) expected += sse::dialect::to_json(x).dump() + "\n";
+        }
+        std::string seen;
+        for (const auto& x : capped.findings) seen += sse::dialect::to_json(x).dump() + "\n";
+        EXPECT_EQ(seen, expected) << name << " seed " << seed << " cap " << cap;
+        EXPECT_EQ(capped.must, all.must);
+        EXPECT_EQ(capped.should, all.should);
+        EXPECT_EQ(capped.decision, all.decision);
+        EXPECT_EQ(capped.not_shown, all.findings.size() - capped.findings.size()) << name << " cap " << cap;
+        EXPECT_GT(capped.not_shown, 0U) << name << " seed " << seed << ": the stream must break a rule past the cap";
+      }
+    }
+  }
+}
+
 // The loader's index of each catalog type against the rules
 // (dialect_spec::rules_by_event) judges as the rules' own type lists do: the
 // same dialect without the index (each frame's type then worked out against
@@ -579,20 +636,7 @@ TEST(validator, the_loaders_per_type_rule_index_judges_as_the_rules_type_lists) 
     for (const auto& e : unindexed.events) unindexed.event_index.emplace(e.type, &e);
     std::size_t findings = 0;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-      sse::chunking::splitmix64 rng(seed);
-      std::string stream;
-      for (int i = 0; i < 300; ++i) {
-        const std::uint64_t pick = rng.next() % (indexed.events.size() + 2);
-        const std::string key = std::to_string(rng.next() % 3);
-        if (pick == indexed.events.size()) {
-          stream += f(R"({"type":"brand_new","runId":"r1"})");
-        } else if (pick > indexed.events.size()) {
-          stream += f("plain text");
-        } else {
-          stream += f(R"({"type":")" + indexed.events[pick].type + R"(","id":"c)" + key + R"(","runId":"r1",)" +
-                      R"("stepId":"s)" + key + R"(","nodeId":"n)" + key + R"(","toolCallId":"c)" + key + R"("})");
-        }
-      }
+      const std::string stream = every_type_stream(indexed, seed);
       const std::string with_index = report_text(sse::dialect::validate_stream(indexed, stream));
       EXPECT_EQ(report_text(sse::dialect::validate_stream(unindexed, stream)), with_index) << name << " seed " << seed;
       findings += sse::dialect::validate_stream(indexed, stream).findings.size();

@@ -136,7 +136,8 @@ class stream_validator {
  private:
   // Gathers its slices straight into impl's buffer.
   friend validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim,
-                                           std::optional<std::string_view> content_type, bool read_to_end);
+                                           std::optional<std::string_view> content_type, bool read_to_end,
+                                           std::size_t max_findings_per_rule);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
@@ -152,15 +153,18 @@ inline constexpr std::size_t validation_slice = std::size_t{1} << 20;
 /// is the HTTP Content-Type the stream came with (see on_content_type).
 /// `read_to_end` false: `bytes` is a sample (the stream went on), so the
 /// end-of-stream rules are not run (see validation_report::end_graded).
+/// `max_findings_per_rule` as the validator's.
 validation_report validate_stream(const dialect_spec& d, std::string_view bytes, limits lim = {},
-                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true);
+                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true,
+                                  std::size_t max_findings_per_rule = default_max_findings_per_rule);
 
 /// validate_stream of the concatenation of `pieces`, without concatenating
 /// them: the same report, byte for byte (the validator is fed the same 1 MiB
 /// slices, gathered across the pieces). For a body held as the reads that
 /// brought it (ssec::live::capture). The views must stay valid during the call.
 validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim = {},
-                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true);
+                                  std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true,
+                                  std::size_t max_findings_per_rule = default_max_findings_per_rule);
 
 /// The bytes of the block starting at `offset` in `stream`, through its
 /// terminating blank line (or to the end when unterminated).
