@@ -435,8 +435,8 @@ struct validator::impl {
     }
     if (block.find('\r') != std::string_view::npos) {
       each(check_kind::lf_line_ends, [&](rule_state& s) {
-        const bool crlf = block.find("\r\n") != std::string_view::npos;
         report(s, frame, offset, [&] {
+          const bool crlf = block.find("\r\n") != std::string_view::npos;
           return texts{"lines ending in LF and a blank line \\n\\n",
                        cat({crlf ? "CRLF" : "CR", " line ends in ", excerpt(block)})};
         });
