@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <deque>
 #include <initializer_list>
 #include <limits>
 #include <map>
@@ -12,6 +11,7 @@
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "sse/dialect/validator.hpp"
 #include "ssec/escape.hpp"
@@ -140,6 +140,29 @@ struct open_item {
   std::uint64_t offset;
 };
 
+// The items of one pair key still open, oldest first: a vector and the index
+// of the oldest, the closed ones cut off once they are half of it (so each
+// item is moved at most once on average). A std::deque per key, its first
+// 512-byte block and its map allocated with the first item, made a stream
+// of many keys open at once hold about 25 times its own size.
+class open_items {
+ public:
+  void push_back(open_item item) { items_.push_back(item); }
+  bool empty() const noexcept { return oldest_ == items_.size(); }
+  void pop_front() {
+    if (++oldest_ * 2 >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(oldest_));
+      oldest_ = 0;
+    }
+  }
+  const open_item* begin() const noexcept { return items_.data() + oldest_; }
+  const open_item* end() const noexcept { return items_.data() + items_.size(); }
+
+ private:
+  std::vector<open_item> items_;
+  std::size_t oldest_ = 0;
+};
+
 // Looks keys up by std::string_view: a value seen in a frame is compared
 // without a copy of it (most are strings); only a new one is stored.
 struct key_hash {
@@ -155,7 +178,7 @@ struct rule_state {
   std::optional<double> last_number;  // increasing
   std::size_t last_number_frame = 0;
   std::unordered_set<std::string, key_hash, std::equal_to<>> values;  // refers (the `to` values), unique_value
-  std::map<std::string, std::deque<open_item>, std::less<>> open;     // pair, pair_closed
+  std::map<std::string, open_items, std::less<>> open;                // pair, pair_closed
   std::size_t count = 0;                                              // at_most_once
   bool triggered = false;                                             // last_frame, followed_only_by
   std::string trigger;
@@ -672,7 +695,7 @@ struct validator::impl {
     }
     auto it = s.open.find(key);
     if (opens) {
-      if (it == s.open.end()) it = s.open.emplace(std::string(key), std::deque<open_item>()).first;
+      if (it == s.open.end()) it = s.open.emplace(std::string(key), open_items()).first;
       it->second.push_back(open_item{frame, offset});
       return;
     }

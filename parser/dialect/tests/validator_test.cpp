@@ -2,6 +2,7 @@
 // breaks nothing) and one that breaks it (and exactly the rules listed).
 // Streams are written from the documents (chat:N, agent:N) and
 // spec/DECISIONS.md; a test checks that no catalog rule lacks a case.
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -612,6 +613,52 @@ TEST(validator, a_rules_cap_stores_its_first_findings_and_counts_the_rest) {
         EXPECT_GT(capped.not_shown, 0U) << name << " seed " << seed << ": the stream must break a rule past the cap";
       }
     }
+  }
+}
+
+// Pairs are matched oldest first per key: on seeded streams of step_started
+// and step_completed over three stepIds, with many steps of one id open at
+// once and closed in runs, AGENT-STEP-PAIR names exactly the completions
+// with none open, and AGENT-STEP-CLOSED exactly the frames of the steps
+// still open at the end (by stepId, oldest first), as a plain queue per id
+// says.
+TEST(validator, pairs_close_oldest_first_per_key_as_a_queue_does) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    sse::chunking::splitmix64 rng(seed);
+    std::string stream = f(R"({"type":"run_started","runId":"r1"})");
+    std::map<std::string, std::deque<std::size_t>> open;  // stepId -> frames, oldest first
+    std::vector<std::size_t> unmatched;                   // completions with none open
+    std::size_t frame = 1;
+    for (int i = 0; i < 2000; ++i, ++frame) {
+      const std::string id = "s" + std::to_string(rng.next() % 3);
+      // Runs of opens then runs of closes, so a queue grows and empties.
+      const bool opens = (i / 40) % 2 == 0 ? rng.next() % 4 != 0 : rng.next() % 4 == 0;
+      stream += f(R"({"type":")" + std::string(opens ? "step_started" : "step_completed") +
+                  R"(","runId":"r1","stepId":")" + id + R"("})");
+      if (opens) {
+        open[id].push_back(frame);
+      } else if (open[id].empty()) {
+        unmatched.push_back(frame);
+      } else {
+        open[id].pop_front();
+      }
+    }
+    stream += f(R"({"type":"done","runId":"r1"})");
+    std::vector<std::size_t> still_open;
+    for (const auto& [id, frames] : open) still_open.insert(still_open.end(), frames.begin(), frames.end());
+    sse::dialect::stream_validator v(dialect("agent"), {}, std::nullopt, std::numeric_limits<std::size_t>::max());
+    v.feed(stream);
+    const auto report = v.finish();
+    std::vector<std::size_t> pair_frames;
+    std::vector<std::size_t> closed_frames;
+    for (const auto& x : report.findings) {
+      if (x.rule->id == "AGENT-STEP-PAIR") pair_frames.push_back(x.frame);
+      if (x.rule->id == "AGENT-STEP-CLOSED") closed_frames.push_back(x.frame);
+    }
+    EXPECT_EQ(pair_frames, unmatched) << "seed " << seed;
+    EXPECT_EQ(closed_frames, still_open) << "seed " << seed;
+    EXPECT_FALSE(unmatched.empty()) << "seed " << seed << ": the stream must close steps that are not open";
+    EXPECT_GT(still_open.size(), 10U) << "seed " << seed << ": the stream must leave steps open";
   }
 }
 
