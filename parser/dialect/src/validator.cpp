@@ -835,28 +835,39 @@ struct stream_validator::impl {
   impl(const dialect_spec& d, limits lim, std::size_t cap)
       : dec(d), val(d, cap), v{this}, p(v, lim), max_kept(lim.max_line + lim.max_event_data) {}
 
-  // Parses the last `n` bytes of buf, just appended: what feed does once the
-  // bytes are in buf (validate_pieces gathers a slice there from its pieces).
-  bool judge_appended(std::size_t n) {
-    const std::string_view bytes = std::string_view(buf).substr(buf.size() - n);
-    const auto r = p.feed(bytes);
-    if (is_fatal(r.status)) {
-      status = r.status;
-      error_offset = p.error_offset();
-      return false;
+  // Parses what buf holds past `fed`, so the report is the same however the
+  // stream is cut into feeds: a final CR is held back until the next byte
+  // (or the end) says whether an LF follows it, so a frame ending there is
+  // judged with the same block either way; and the parser is fed up to each
+  // multiple of validation_slice apart, where alone a block longer than what
+  // is kept loses its start. `at_end`: no byte follows.
+  bool judge_received(bool at_end) {
+    std::uint64_t until = base + buf.size();
+    if (!at_end && until > fed && buf.back() == '\r') --until;
+    while (fed < until) {
+      const std::uint64_t slice_end = (fed / validation_slice + 1) * validation_slice;
+      const std::uint64_t stop = std::min(until, slice_end);
+      const auto r = p.feed(
+          std::string_view(buf).substr(static_cast<std::size_t>(fed - base), static_cast<std::size_t>(stop - fed)));
+      if (is_fatal(r.status)) {
+        status = r.status;
+        error_offset = p.error_offset();
+        return false;
+      }
+      fed = stop;
+      if (fed == slice_end) drop_judged(true);
     }
-    fed += n;
-    drop_judged();
+    drop_judged(at_end);
     return true;
   }
 
   // Drops the bytes no frame still to come can start in (the parser says
-  // where they end: it has just read every line end of them). Then, if the
-  // frame in progress outgrows what any block within the limits holds, its
-  // start too.
-  void drop_judged() {
+  // where they end: it has just read every line end of them). Then, at a
+  // slice's end or the stream's, if the frame in progress outgrows what any
+  // block within the limits holds, its start too.
+  void drop_judged(bool cut_overlong) {
     std::uint64_t keep = p.pending_offset();
-    if (fed - keep > max_kept) keep = fed - max_kept;
+    if (cut_overlong && fed - keep > max_kept) keep = fed - max_kept;
     if (keep > base) {
       buf.erase(0, static_cast<std::size_t>(std::min<std::uint64_t>(keep - base, buf.size())));
       base = keep;
@@ -887,20 +898,24 @@ bool stream_validator::feed(std::string_view bytes) {
   auto& m = *impl_;
   if (is_fatal(m.status)) return false;
   m.buf.append(bytes);
-  return m.judge_appended(bytes.size());
+  return m.judge_received(false);
 }
 
-std::uint64_t stream_validator::size() const noexcept { return impl_->fed; }
+std::uint64_t stream_validator::size() const noexcept {
+  return is_fatal(impl_->status) ? impl_->error_offset : impl_->base + impl_->buf.size();
+}
+
+const std::vector<finding>& stream_validator::findings() const noexcept { return impl_->val.findings(); }
 
 validation_report stream_validator::finish(bool read_to_end) {
   auto& m = *impl_;
   validation_report report;
   report.dialect = m.dec.dialect().name;
+  // A CR held back is fed now: nothing follows it.
+  if (!is_fatal(m.status) && m.judge_received(true)) m.p.finish();
   if (is_fatal(m.status)) {
     report.wire_status = m.status;
     report.wire_error_offset = m.error_offset;
-  } else {
-    m.p.finish();
   }
   // What a limit stopped reading, or a sample left unread, is not graded.
   report.end_graded = read_to_end && report.wire_status == errc::ok;
@@ -916,7 +931,7 @@ validation_report stream_validator::finish(bool read_to_end) {
   report.should = m.val.should();
   report.decision = m.val.decision();
   report.not_shown = m.val.not_stored();
-  report.bytes = m.fed;
+  report.bytes = size();
   return report;
 }
 
@@ -933,7 +948,8 @@ validation_report validate_pieces(const dialect_spec& d, std::span<const std::st
   stream_validator v(d, lim, content_type, max_findings_per_rule);
   auto& m = *v.impl_;
   // Each slice is gathered straight into the validator's buffer (feed would
-  // copy it there anyway), then judged.
+  // copy it there anyway), then judged: fewer, larger feeds than many small
+  // pieces make, and the same report (judge_received).
   std::size_t gathered = 0;
   bool reading = true;
   for (std::string_view piece : pieces) {
@@ -943,12 +959,12 @@ validation_report validate_pieces(const dialect_spec& d, std::span<const std::st
       piece.remove_prefix(take);
       gathered += take;
       if (gathered == validation_slice) {
-        reading = m.judge_appended(gathered);
+        reading = m.judge_received(false);
         gathered = 0;
       }
     }
   }
-  if (reading && gathered > 0) m.judge_appended(gathered);
+  if (reading && gathered > 0) m.judge_received(false);
   return v.finish(read_to_end);
 }
 

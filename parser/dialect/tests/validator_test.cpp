@@ -478,21 +478,23 @@ TEST(validator, the_stream_validator_finds_blocks_under_every_chunking) {
   }
 }
 
+// Every member of a report and every finding's text, to compare two reports.
+std::string report_text(const sse::dialect::validation_report& r) {
+  std::string out = std::to_string(r.frames) + " frames, " + std::to_string(r.bytes) + " bytes, must " +
+                    std::to_string(r.must) + ", should " + std::to_string(r.should) + ", decision " +
+                    std::to_string(r.decision) + ", not shown " + std::to_string(r.not_shown) + ", wire " +
+                    std::string(sse::to_string(r.wire_status)) + " at " + std::to_string(r.wire_error_offset) +
+                    (r.end_graded ? ", graded\n" : ", not graded\n");
+  for (const auto& x : r.findings) out += sse::dialect::to_json(x).dump() + "\n";
+  return out;
+}
+
 // validate_pieces (check's producer rules over the reads of a live stream)
 // gives validate_stream's report of the concatenation, every member and
 // every finding's text: whole, byte by byte and in seeded random pieces, on
 // streams past the validator's 1 MiB slices, whose frames break rules and
 // whose blank lines (CR, CRLF, LF) fall on slice and piece boundaries.
 TEST(validator, validate_pieces_is_validate_stream_of_the_concatenation) {
-  const auto report_text = [](const sse::dialect::validation_report& r) {
-    std::string out = std::to_string(r.frames) + " frames, " + std::to_string(r.bytes) + " bytes, must " +
-                      std::to_string(r.must) + ", should " + std::to_string(r.should) + ", decision " +
-                      std::to_string(r.decision) + ", not shown " + std::to_string(r.not_shown) + ", wire " +
-                      std::string(sse::to_string(r.wire_status)) + " at " + std::to_string(r.wire_error_offset) +
-                      (r.end_graded ? ", graded\n" : ", not graded\n");
-    for (const auto& x : r.findings) out += sse::dialect::to_json(x).dump() + "\n";
-    return out;
-  };
   const std::string ends[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n"};
   for (std::uint64_t stream_seed = 1; stream_seed <= 3; ++stream_seed) {
     sse::chunking::splitmix64 rng(stream_seed);
@@ -526,6 +528,65 @@ TEST(validator, validate_pieces_is_validate_stream_of_the_concatenation) {
     if (stream_seed == 1) {
       EXPECT_EQ(report_text(sse::dialect::validate_pieces(dialect("agent"), sse::chunking::bytes(stream))),
                 report_text(sse::dialect::validate_stream(dialect("agent"), stream)));
+    }
+  }
+}
+
+// A stream_validator's report does not hang on where its feeds stop, which
+// `check` (each read as it comes) and `validate` (64 KiB reads) rely on to
+// give validate_stream's report. Two things used to: a frame whose blank line
+// ends in CR at the end of a feed, judged before the LF after it was seen
+// (its block and the line ends it names), and a block longer than what is
+// kept, whose start went at the end of any feed. Here: small limits (768
+// bytes kept), blocks of unread fields' lines past that across the 1 MiB slices,
+// CR, CRLF and LF line ends, fed whole, in fixed and seeded random pieces.
+TEST(validator, a_stream_validator_reports_the_same_however_it_is_fed) {
+  sse::limits lim;
+  lim.max_line = 256;
+  lim.max_event_data = 512;
+  const auto fed = [&](const std::vector<std::string_view>& pieces, bool read_to_end) {
+    sse::dialect::stream_validator v(dialect("agent"), lim);
+    for (const auto piece : pieces) v.feed(piece);
+    return report_text(v.finish(read_to_end));
+  };
+  // The smallest case of each: the LF of a CRLF blank line in the next feed.
+  const std::string crlf_blank = "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\r\r\n";
+  EXPECT_EQ(fed({std::string_view(crlf_blank).substr(0, crlf_blank.size() - 1),
+                 std::string_view(crlf_blank).substr(crlf_blank.size() - 1)},
+                true),
+            report_text(sse::dialect::validate_stream(dialect("agent"), crlf_blank, lim)));
+  EXPECT_NE(fed({crlf_blank}, true).find("CRLF line ends"), std::string::npos) << fed({crlf_blank}, true);
+
+  const std::string ends[] = {"\n\n", "\r\n\r\n", "\r\r", "\n\r\n", "\r\r\n"};
+  sse::chunking::splitmix64 rng(7);
+  std::string stream;
+  std::size_t overlong = 0;
+  while (stream.size() < (std::size_t{5} << 19)) {  // 2.5 MiB: three slices
+    const std::string end = ends[rng.next() % 5];
+    const std::uint64_t pick = rng.next() % 8;
+    if (pick == 0) {
+      // A block longer than what is kept: lines of a field no client reads
+      // (comments start no block), then a frame's line.
+      const std::size_t lines = 4 + rng.next() % 12;
+      for (std::size_t i = 0; i < lines; ++i) stream += "pad: " + std::string(100 + rng.next() % 150, 'c') + "\r\n";
+      stream += "data:{\"type\":\"run_started\"}" + end;
+      ++overlong;
+    } else if (pick == 1) {
+      stream += "event: x\rdata: not json" + end;
+    } else {
+      stream += "data: {\"type\":\"message_chunk\",\"runId\":\"r1\",\"stepId\":\"s1\",\"content\":\"" +
+                std::string(rng.next() % 150, 'x') + "\"}" + end;
+    }
+  }
+  ASSERT_GT(overlong, 500u);
+  for (const bool read_to_end : {true, false}) {
+    const std::string whole =
+        report_text(sse::dialect::validate_stream(dialect("agent"), stream, lim, std::nullopt, read_to_end));
+    EXPECT_EQ(fed({stream}, read_to_end), whole);
+    EXPECT_EQ(fed(sse::chunking::fixed(stream, 65536), read_to_end), whole);
+    EXPECT_EQ(fed(sse::chunking::fixed(stream, 4093), read_to_end), whole);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      EXPECT_EQ(fed(sse::chunking::random(stream, seed), read_to_end), whole) << "seed " << seed;
     }
   }
 }

@@ -111,8 +111,12 @@ struct validation_report {
 /// Decodes and validates a stream fed piece by piece (how `validate` reads a
 /// file and validate_stream a string). Holds the rules' memory, the findings
 /// stored, and the bytes of the frame in progress for its block checks: at
-/// most limits.max_line + limits.max_event_data of them (a longer block,
-/// of many non-data lines, has its block checks skipped). Not thread-safe.
+/// most limits.max_line + limits.max_event_data of them past the latest
+/// multiple of validation_slice (a longer block, of many non-data lines, has
+/// its block checks skipped). The report is the same however the stream is
+/// cut into pieces: a frame whose blank line ends in CR at the end of a piece
+/// is judged with the next piece (or at finish), once it is known whether an
+/// LF follows. Not thread-safe.
 class stream_validator {
  public:
   /// `d` must outlive this object; `content_type` as validate_stream's.
@@ -126,8 +130,12 @@ class stream_validator {
   /// Feeds the next piece. False once a fatal wire error (a limit) stopped
   /// reading; what follows is ignored.
   bool feed(std::string_view bytes);
-  /// Bytes fed so far, up to a fatal wire error.
+  /// Bytes fed so far; after a fatal wire error, its offset.
   std::uint64_t size() const noexcept;
+  /// The findings stored so far, in the order found: a frame's once it is
+  /// judged (for printing them while the stream is still open). finish()
+  /// adds the end-of-stream ones and hands them all over in the report.
+  const std::vector<finding>& findings() const noexcept;
   /// The report of what was fed. `read_to_end` false: the caller stopped
   /// before the end of the stream (a sample), so the end-of-stream rules are
   /// not run (validation_report::end_graded). Call once.
@@ -142,11 +150,9 @@ class stream_validator {
   std::unique_ptr<impl> impl_;
 };
 
-/// The unit validate_stream and validate_pieces feed a stream_validator in,
-/// so its copy of the frame in progress stays small. Where feeding stops
-/// matters for a block longer than the validator keeps: a caller that feeds
-/// a stream_validator these slices of a body (whole slices, then the rest)
-/// gets validate_stream's report of it.
+/// Where a stream_validator cuts off the start of a block longer than it
+/// keeps: at each multiple of these bytes of the stream (and at its end),
+/// whatever pieces it is fed, so its report does not depend on them.
 inline constexpr std::size_t validation_slice = std::size_t{1} << 20;
 
 /// Decodes and validates a stream held in memory; `content_type`, when given,
@@ -159,9 +165,9 @@ validation_report validate_stream(const dialect_spec& d, std::string_view bytes,
                                   std::size_t max_findings_per_rule = default_max_findings_per_rule);
 
 /// validate_stream of the concatenation of `pieces`, without concatenating
-/// them: the same report, byte for byte (the validator is fed the same 1 MiB
-/// slices, gathered across the pieces). For a body held as the reads that
-/// brought it (ssec::live::capture). The views must stay valid during the call.
+/// them: the same report, byte for byte (as stream_validator's of the same
+/// pieces). For a body held as the reads that brought it
+/// (ssec::live::capture). The views must stay valid during the call.
 validation_report validate_pieces(const dialect_spec& d, std::span<const std::string_view> pieces, limits lim = {},
                                   std::optional<std::string_view> content_type = std::nullopt, bool read_to_end = true,
                                   std::size_t max_findings_per_rule = default_max_findings_per_rule);
