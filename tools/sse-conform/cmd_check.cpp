@@ -134,22 +134,21 @@ std::string colourize(const std::string& text) {
 }
 
 // Prints the producer findings on stderr as the stream arrives (the report on
-// stdout, made when the read ends, repeats them with the rest).
-void watch_findings(live::read_progress& progress, const live::check_options& opt, bool quiet,
-                    std::shared_ptr<live::live_findings>& keep) {
+// stdout, made when the read has ended, repeats them with the rest). They
+// come from the report's own run of the producer rules, on its thread.
+void watch_findings(live::check_options& opt, bool quiet) {
   if (quiet || opt.dialect == nullptr) return;
-  keep = std::make_shared<live::live_findings>(*opt.dialect, opt.limits);
   const bool colour = colour_for(STDERR_FILENO);
-  progress.on_bytes = [watch = keep.get(), colour](std::string_view bytes) {
-    for (const auto& f : watch->feed(bytes)) {
-      const bool must = f.rule->level == sse::dialect::severity::must;
-      // Frames count from 1 in text, as the report's (tools/docs/cli.md, "Frame numbers").
-      std::cerr << "sse-conform check: as it arrives: frame " << f.frame + 1 << ", byte " << f.offset << ": "
-                << paint(colour, must ? "31" : "33",
-                         f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
-                << " seen: " << f.seen << '\n'
-                << std::flush;
-    }
+  opt.on_finding = [colour](const sse::dialect::finding& f) {
+    const bool must = f.rule->level == sse::dialect::severity::must;
+    // Frames count from 1 in text, as the report's (tools/docs/cli.md, "Frame numbers").
+    std::ostringstream line;
+    line << "sse-conform check: as it arrives: frame " << f.frame + 1 << ", byte " << f.offset << ": "
+         << paint(colour, must ? "31" : "33",
+                  f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
+         << " seen: " << f.seen << '\n';
+    // One write a line: the heartbeat prints from a third thread.
+    std::cerr << line.str() << std::flush;
   };
 }
 
@@ -289,8 +288,7 @@ int run_check(check_cli o) {
       return exit_usage;
     }
     live::read_progress progress;
-    std::shared_ptr<live::live_findings> watch;
-    watch_findings(progress, opt, o.quiet, watch);
+    watch_findings(opt, o.quiet);
     heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
     // The capture is made only for --record and --resume: the check holds the body once.
     checked = live::check_request(req, shown_url, o.max_events, o.max_time_s, opt, &progress,
@@ -319,8 +317,7 @@ int run_check(check_cli o) {
     }
   } else {
     live::read_progress progress;
-    std::shared_ptr<live::live_findings> watch;
-    watch_findings(progress, opt, o.quiet, watch);
+    watch_findings(opt, o.quiet);
     live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits, &progress};
     heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
     // The capture is made only for --record: the check holds the body once.

@@ -591,6 +591,41 @@ TEST(validator, a_stream_validator_reports_the_same_however_it_is_fed) {
   }
 }
 
+// findings() (check's "as it arrives" lines) has a frame's findings once its
+// blank line has arrived, fed byte by byte; a blank line ending in CR, once
+// the next byte shows whether an LF belongs to it, or at finish. The end's
+// rules wait for finish.
+TEST(validator, a_frames_findings_are_stored_once_its_blank_line_is_known) {
+  const std::string ok = f(R"({"type":"run_started","runId":"r1"})");
+  const std::string bad = R"(data: {"type":"message_chunk","content":"Hi","stepId":"s1"})";
+  for (const std::string end : {"\n\n", "\r\r"}) {
+    for (const bool more : {true, false}) {
+      const std::string stream = ok + bad + end + (more ? ok : "");
+      sse::dialect::stream_validator v(dialect("agent"));
+      std::size_t found_at = 0;
+      for (std::size_t i = 0; i < stream.size() && found_at == 0; ++i) {
+        v.feed(std::string_view(stream).substr(i, 1));
+        if (!v.findings().empty()) found_at = i + 1;
+      }
+      const std::size_t frame_end = ok.size() + bad.size() + end.size();
+      if (end == "\n\n") EXPECT_EQ(found_at, frame_end);
+      else EXPECT_EQ(found_at, more ? frame_end + 1 : 0) << "a CR at the end waits for finish";
+      for (const auto& x : v.findings()) EXPECT_NE(x.rule->id, "AGENT-DONE-LAST");
+      const auto report = v.finish();
+      std::set<std::string> rules;
+      for (const auto& x : report.findings) {
+        rules.insert(x.rule->id);
+        if (x.rule->id != "AGENT-DONE-LAST") {
+          EXPECT_EQ(x.frame, 1u);
+          EXPECT_EQ(x.offset, ok.size());
+        }
+      }
+      EXPECT_TRUE(rules.contains("AGENT-RUNID-PRESENT")) << describe(report);
+      EXPECT_TRUE(rules.contains("AGENT-DONE-LAST")) << describe(report);
+    }
+  }
+}
+
 // Truncated JSON is named as JSON that does not parse, with where it stops.
 TEST(validator, truncated_json_is_reported_as_json_that_does_not_parse) {
   const std::string cut = R"({"type":"message_chunk","runId":"r1","stepId")";

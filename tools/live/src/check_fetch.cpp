@@ -58,54 +58,8 @@ void note(read_progress* progress, std::string_view bytes, std::size_t events, d
   progress->bytes += bytes.size();
   progress->events = events;
   progress->last_byte_s = at;
-  if (progress->on_bytes) progress->on_bytes(bytes);
 }
 }  // namespace
-
-struct live_findings::impl {
-  struct visitor {
-    impl* self = nullptr;
-    sse::action on_event(const sse::event_view& e) {
-      const auto& ev = self->dec.decode(sse::dialect::frame(e));
-      const std::uint64_t at = e.offset - self->base;
-      const std::string_view block = sse::dialect::block_at(self->buf, at);
-      self->val.on_frame(ev, block);
-      return sse::action::proceed;
-    }
-    void on_diagnostic(const sse::diagnostic& d) { self->val.on_diagnostic(d); }
-  };
-  sse::dialect::decoder dec;
-  sse::dialect::validator val;
-  visitor v;
-  sse::parser<visitor> p;
-  std::string buf;         // the stream from `base` on: the frame in progress
-  std::uint64_t base = 0;  // stream offset of buf[0]
-  std::size_t reported = 0;
-  bool stopped = false;
-  impl(const sse::dialect::dialect_spec& d, sse::limits lim) : dec(d), val(d), v{this}, p(v, lim) {}
-};
-
-live_findings::live_findings(const sse::dialect::dialect_spec& d, sse::limits lim)
-    : impl_(std::make_unique<impl>(d, lim)) {}
-live_findings::~live_findings() = default;
-
-std::vector<sse::dialect::finding> live_findings::feed(std::string_view bytes) {
-  auto& m = *impl_;
-  if (m.stopped) return {};
-  m.buf.append(bytes);
-  if (sse::is_fatal(m.p.feed(bytes).status)) m.stopped = true;
-  // What no later frame can need is dropped: only the frame in progress is
-  // kept (the parser says where it starts), so blocks already judged and
-  // comments, retries or blank lines between frames do not pile up.
-  if (const std::uint64_t keep_from = m.p.pending_offset(); keep_from > m.base) {
-    m.buf.erase(0, static_cast<std::size_t>(keep_from - m.base));
-    m.base = keep_from;
-  }
-  const auto& all = m.val.findings();
-  std::vector<sse::dialect::finding> fresh(all.begin() + static_cast<std::ptrdiff_t>(m.reported), all.end());
-  m.reported = all.size();
-  return fresh;
-}
 
 capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim,
               read_progress* progress) {
@@ -244,7 +198,7 @@ class body_follower {
  public:
   body_follower(const check_options& o, capture* record)
       : opt_(o),
-        rules_(o.dialect, o.limits),
+        rules_(o.dialect, o.limits, o.on_finding),
         body_(o.limits, o.chunking_seeds, false),
         arrived_(o.limits, rd_),
         record_(record) {

@@ -8,30 +8,39 @@
 #include <cstddef>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "sse/dialect/validator.hpp"
 
 namespace ssec::live::detail {
 
-// The reads of a body are written straight into slices of validation_slice
-// bytes, the unit validate_pieces feeds a validator in (so the report is
-// analyze's of the same body); each full slice is handed to the rules'
-// thread, and the slices are recycled once it has fed them. At most
-// `slices_kept` slices exist: when the rules' thread is that far behind,
-// the reader waits for it, so memory does not grow with the body. Without a
-// dialect there is no thread, and one slice is reused for every read.
+// The reads of a body are written straight into slices of about
+// validation_slice bytes, and each read is handed to the rules' thread as it
+// is committed, so a finding is known (and, through `on_finding`, printed)
+// as soon as its frame has arrived, not a slice later; the stream_validator's
+// report does not depend on where its feeds stop, so it is still
+// validate_stream's of the same bytes. A slice is recycled once the reader
+// has left it and the rules' thread has fed all of it. At most `slices_kept`
+// slices exist: when the rules' thread is that far behind, the reader waits
+// for it, so memory does not grow with the body. Without a dialect there is
+// no thread, and one slice is reused for every read.
 class rules_follower {
  public:
   static constexpr std::size_t slices_kept = 4;
+  /// Called on the rules' thread with each finding stored, in order, as its
+  /// frame is judged (end-of-stream findings come only in the report).
+  using finding_sink = std::function<void(const sse::dialect::finding&)>;
 
   // `dialect` (which must outlive this object), when given, is followed with `lim`.
-  rules_follower(const sse::dialect::dialect_spec* dialect, const sse::limits& lim) {
+  rules_follower(const sse::dialect::dialect_spec* dialect, const sse::limits& lim, finding_sink on_finding = {})
+      : on_finding_(std::move(on_finding)) {
     if (dialect != nullptr) {
       validator_.emplace(*dialect, lim);
       follower_ = std::thread([this] { follow(); });
@@ -43,35 +52,34 @@ class rules_follower {
 
   // Room for `n` more bytes of the body (valid until commit).
   char* space(std::size_t n) {
+    if (current_ != nullptr && current_->size > 0 && current_->capacity - current_->size < n) {
+      leave(current_);
+      current_ = nullptr;
+    }
     if (current_ == nullptr) current_ = free_slice();
-    current_->reserve(n);
+    current_->reserve(n);  // grows only a slice nobody else has seen yet
     return current_->data.get() + current_->size;
   }
-  // The `n` bytes written at space() belong to the body now; the caller
-  // may go on reading them until its next space().
+  // The `n` bytes written at space() belong to the body now, and go to the
+  // rules' thread; the caller may go on reading them until its next space().
   void commit(std::size_t n) {
     current_->size += n;
     if (!validator_) {
       current_->size = 0;  // nobody reads the body after its read
       return;
     }
-    while (current_->size >= sse::dialect::validation_slice) {
-      slice* next = free_slice();
-      const std::size_t over = current_->size - sse::dialect::validation_slice;
-      next->reserve(over);
-      std::copy_n(current_->data.get() + sse::dialect::validation_slice, over, next->data.get());
-      next->size = over;
-      current_->size = sse::dialect::validation_slice;
-      hand_over(current_);
-      current_ = next;
+    {
+      std::lock_guard lock(mutex_);
+      if (current_->fed == current_->handed) queued_.push_back(current_);
+      current_->handed = current_->size;
     }
+    wake_.notify_all();
   }
 
   // The producer rules' report of the whole body (nullopt without a
   // dialect); call once, after the last commit.
   std::optional<sse::dialect::validation_report> finish(bool read_to_end) {
     if (!validator_) return std::nullopt;
-    if (current_ != nullptr && current_->size > 0) hand_over(current_);
     current_ = nullptr;
     stop_follower();
     if (failed_) std::rethrow_exception(failed_);
@@ -82,7 +90,10 @@ class rules_follower {
   struct slice {
     std::unique_ptr<char[]> data;
     std::size_t capacity = 0;
-    std::size_t size = 0;
+    std::size_t size = 0;    // written by the reader (the reader's alone)
+    std::size_t handed = 0;  // committed: the rules' thread may feed up to here (under mutex_)
+    std::size_t fed = 0;     // fed by the rules' thread (under mutex_)
+    bool left = false;       // the reader has moved on to another slice (under mutex_)
     // Room for `n` more bytes (a read longer than the room left grows this slice).
     void reserve(std::size_t n) {
       if (capacity - size >= n) return;
@@ -109,29 +120,42 @@ class rules_follower {
     free_.pop_back();
     return s;
   }
-  void hand_over(slice* s) {
-    {
-      std::lock_guard lock(mutex_);
-      queued_.push_back(s);
-    }
+  // The reader is done with `s`: it is recycled once fed.
+  void leave(slice* s) {
+    std::lock_guard lock(mutex_);
+    s->left = true;
+    if (s->fed == s->handed) recycle(s);
+  }
+  // (under mutex_)
+  void recycle(slice* s) {
+    s->size = s->handed = s->fed = 0;
+    s->left = false;
+    free_.push_back(s);
     wake_.notify_all();
   }
-  // The rules' loop: each slice in order, then back to the free list. It
-  // runs until closed with nothing queued, whatever happens to the
-  // validator, so the reader never waits for a slice that does not come.
+  // The rules' loop: the bytes handed over, in order, each slice back to
+  // the free list once left and fed. It runs until closed with nothing
+  // queued, whatever happens to the validator, so the reader never waits for
+  // a slice that does not come.
   void follow() {
     bool going = true;
+    std::size_t told = 0;  // findings passed to on_finding_
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_.wait(lock, [this] { return closed_ || !queued_.empty(); });
       if (queued_.empty()) return;  // closed, and everything fed
       slice* s = queued_.front();
-      queued_.pop_front();
+      const std::size_t from = s->fed;
+      const std::size_t to = s->handed;
       lock.unlock();
       if (going) {
         try {
           // After a fatal wire error the validator ignores the rest.
-          going = validator_->feed(std::string_view(s->data.get(), s->size));
+          going = validator_->feed(std::string_view(s->data.get() + from, to - from));
+          if (on_finding_) {
+            const auto& found = validator_->findings();
+            for (; told < found.size(); ++told) on_finding_(found[told]);
+          }
         } catch (...) {
           going = false;
           const std::lock_guard failed_lock(mutex_);
@@ -139,9 +163,11 @@ class rules_follower {
         }
       }
       lock.lock();
-      s->size = 0;
-      free_.push_back(s);
-      wake_.notify_all();
+      s->fed = to;
+      if (s->fed == s->handed) {
+        queued_.pop_front();
+        if (s->left) recycle(s);
+      }
     }
   }
   void stop_follower() {
@@ -156,6 +182,7 @@ class rules_follower {
   // Room beyond a slice for the read that completes it (a pipe's 64 KiB).
   static constexpr std::size_t read_room = std::size_t{64} << 10;
 
+  finding_sink on_finding_;
   std::optional<sse::dialect::stream_validator> validator_;
   std::vector<std::unique_ptr<slice>> slices_;  // every slice, owned here
   slice* current_ = nullptr;                    // the slice being written (the reader's alone)
@@ -163,8 +190,8 @@ class rules_follower {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<slice*> free_;   // slices to write into
-  std::deque<slice*> queued_;  // full slices the rules' thread has yet to feed
-  bool closed_ = false;        // no more slices
+  std::deque<slice*> queued_;  // slices with bytes handed over and not yet fed, in order
+  bool closed_ = false;        // no more bytes
   std::exception_ptr failed_;  // what the validator threw
 };
 

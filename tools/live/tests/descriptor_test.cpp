@@ -12,9 +12,12 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "check_internal.hpp"
 #include "rules_follower.hpp"
+#include "sse/chunking.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/escape.hpp"
 #include "ssec/live/capture.hpp"
@@ -56,25 +59,85 @@ std::string shown(const sse::dialect::validation_report& v) {
   return out;
 }
 
+// Feeds `stream` to a rules_follower in reads cut by `cuts` (the chunks'
+// sizes), then finishes it; `told` gets what on_finding said, one line a finding.
+sse::dialect::validation_report follow_in_reads(const sse::dialect::dialect_spec& d, std::string_view stream,
+                                                const std::vector<std::string_view>& cuts, bool read_to_end,
+                                                std::string& told) {
+  ssec::live::detail::rules_follower rules(&d, sse::limits{}, [&told](const sse::dialect::finding& f) {
+    told += f.rule->id + " " + std::to_string(f.frame) + " " + std::to_string(f.offset) + " " + f.expected + " | " +
+            f.seen + "\n";
+  });
+  for (const auto cut : cuts) {
+    std::copy(cut.begin(), cut.end(), rules.space(cut.size()));
+    rules.commit(cut.size());
+  }
+  auto report = rules.finish(read_to_end);
+  EXPECT_TRUE(report.has_value());
+  return report ? std::move(*report) : sse::dialect::validation_report{};
+}
+
+// The findings of a report after its counts line (shown's format).
+std::string findings_shown(const sse::dialect::validation_report& v) {
+  const std::string all = shown(v);
+  return all.substr(all.find('\n') + 1);
+}
+
+// The report, and the findings told as they were found (check's "as it
+// arrives" lines), are validate_stream's whatever the reads: reads longer
+// than a slice keeps room for, and more slices than are kept.
 TEST(rules_follower, gives_validate_streams_report_whatever_the_reads) {
   const auto* agent = sse::dialect::builtin_dialect("agent");
   ASSERT_NE(agent, nullptr);
   const std::string stream = agent_stream(12000);  // about 5 MiB: more slices than the follower keeps, and a rest
   ASSERT_GT(stream.size(), (ssec::live::detail::rules_follower::slices_kept + 1) * sse::dialect::validation_slice);
-  const std::string expected = shown(sse::dialect::validate_stream(*agent, stream));
+  const auto whole = sse::dialect::validate_stream(*agent, stream);
+  const auto sample = sse::dialect::validate_stream(*agent, stream, {}, std::nullopt, false);
   for (const std::uint32_t seed : {1u, 2u, 3u}) {
     std::mt19937 random(seed);
-    // Reads of up to 200,000 bytes: longer than the room a slice keeps for the read that completes it.
-    ssec::live::detail::rules_follower rules(agent, sse::limits{});
+    // Reads of up to 200,000 bytes, or, on the last seed, of up to 100.
+    const std::size_t longest = seed == 3 ? 100 : 200000;
+    std::vector<std::string_view> cuts;
     for (std::size_t at = 0; at < stream.size();) {
-      const std::size_t n = std::min<std::size_t>(stream.size() - at, 1 + random() % 200000);
-      stream.copy(rules.space(n), n, at);
-      rules.commit(n);
+      const std::size_t n = std::min<std::size_t>(stream.size() - at, 1 + random() % longest);
+      cuts.push_back(std::string_view(stream).substr(at, n));
       at += n;
     }
-    const auto report = rules.finish(true);
-    ASSERT_TRUE(report.has_value());
-    EXPECT_EQ(shown(*report), expected) << "seed " << seed;
+    std::string told;
+    EXPECT_EQ(shown(follow_in_reads(*agent, stream, cuts, true, told)), shown(whole)) << "seed " << seed;
+    // Told as found: every finding but those of the stream's end, in order.
+    EXPECT_EQ(findings_shown(whole).substr(0, told.size()), told) << "seed " << seed;
+    EXPECT_GT(told.size(), findings_shown(whole).size() / 2) << "seed " << seed;
+    told.clear();
+    EXPECT_EQ(shown(follow_in_reads(*agent, stream, cuts, false, told)), shown(sample)) << "seed " << seed;
+    EXPECT_EQ(told, findings_shown(sample)) << "seed " << seed;
+  }
+}
+
+// What is told as found, however the stream arrives, is what the validator
+// finds in the whole stream (its end aside): dropping what no later frame
+// needs, between frames full of comments, retries and blank lines, never
+// drops a byte a finding quotes.
+TEST(rules_follower, tells_what_the_whole_stream_validation_finds_under_every_chunking) {
+  const auto& agent = *sse::dialect::builtin_dialect("agent");
+  std::string stream;
+  for (int i = 0; i < 30; ++i) {
+    const std::string n = std::to_string(i);
+    stream += ": ping " + n + "\r\n\r\n";  // a comment block: nothing dispatched
+    if (i % 3 == 0) stream += "retry: 100\n\n\n";
+    stream += "data: {\"type\":\"message_chunk\",\"content\":\"c" + n + "\"" + (i % 2 == 0 ? "" : ",\"runId\":\"r1\"") +
+              "}\n";
+    if (i % 4 == 0) stream += ": inside the frame\n";
+    stream += i % 5 == 0 ? "data: not json " + n + "\n\n" : (i % 7 == 0 ? "\r" : "\n");
+  }
+  const auto whole = sse::dialect::validate_stream(agent, stream, {}, std::nullopt, false);
+  ASSERT_GT(whole.findings.size(), 20u);
+  std::vector<std::vector<std::string_view>> splits{sse::chunking::whole(stream), sse::chunking::bytes(stream)};
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) splits.push_back(sse::chunking::random(stream, seed));
+  for (const auto& chunks : splits) {
+    std::string told;
+    follow_in_reads(agent, stream, chunks, false, told);
+    EXPECT_EQ(told, findings_shown(whole)) << chunks.size() << " chunks";
   }
 }
 

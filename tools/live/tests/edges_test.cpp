@@ -9,12 +9,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <string>
 
-#include "sse/chunking.hpp"
 #include "sse/dialect/catalog.hpp"
-#include "sse/dialect/validator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"
@@ -221,66 +218,6 @@ TEST_F(served, a_request_checked_as_it_arrives_is_judged_as_its_capture) {
       EXPECT_EQ(recorded.bytes(), cap.bytes()) << what;
     }
   }
-}
-
-// What the live validator finds, however the stream arrives, is what the
-// validator finds in the whole stream (its end aside): dropping what no later
-// frame needs, between frames full of comments, retries and blank lines,
-// never drops a byte a finding quotes.
-TEST(live_findings, find_what_the_whole_stream_validation_finds_under_every_chunking) {
-  const auto& agent = *sse::dialect::builtin_dialect("agent");
-  std::string stream;
-  for (int i = 0; i < 30; ++i) {
-    const std::string n = std::to_string(i);
-    stream += ": ping " + n + "\r\n\r\n";  // a comment block: nothing dispatched
-    if (i % 3 == 0) stream += "retry: 100\n\n\n";
-    stream += "data: {\"type\":\"message_chunk\",\"content\":\"c" + n + "\"" + (i % 2 == 0 ? "" : ",\"runId\":\"r1\"") +
-              "}\n";
-    if (i % 4 == 0) stream += ": inside the frame\n";
-    stream += i % 5 == 0 ? "data: not json " + n + "\n\n" : "\n";
-  }
-  const auto whole = sse::dialect::validate_stream(agent, stream, {}, std::nullopt, false);
-  ASSERT_GT(whole.findings.size(), 20u);
-  const auto text = [](const auto& findings) {
-    std::string out;
-    for (const auto& f : findings) {
-      out += f.rule->id + " frame " + std::to_string(f.frame) + " byte " + std::to_string(f.offset) + " expected " +
-             f.expected + " seen " + f.seen + "\n";
-    }
-    return out;
-  };
-  std::vector<std::vector<std::string_view>> splits{sse::chunking::whole(stream), sse::chunking::bytes(stream)};
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) splits.push_back(sse::chunking::random(stream, seed));
-  for (const auto& chunks : splits) {
-    ssec::live::live_findings watch(agent);
-    std::vector<sse::dialect::finding> found;
-    for (const auto chunk : chunks) {
-      for (auto& f : watch.feed(chunk)) found.push_back(std::move(f));
-    }
-    EXPECT_EQ(text(found), text(whole.findings)) << chunks.size() << " chunks";
-  }
-}
-
-// The live validator reports a frame's findings when its blank line arrives,
-// byte by byte, and keeps only the frame in progress.
-TEST(live_findings, a_finding_comes_with_the_blank_line_that_ends_its_frame) {
-  ssec::live::live_findings watch(*sse::dialect::builtin_dialect("agent"));
-  const std::string ok = "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n";
-  const std::string bad = "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"stepId\":\"s1\"}\n\n";
-  const std::string stream = ok + bad;
-  std::size_t found_at = 0;
-  std::vector<std::string> rules;
-  for (std::size_t i = 0; i < stream.size(); ++i) {
-    for (const auto& f : watch.feed(stream.substr(i, 1))) {
-      rules.push_back(f.rule->id);
-      if (found_at == 0) found_at = i + 1;
-      EXPECT_EQ(f.frame, 1u);
-      EXPECT_EQ(f.offset, ok.size());
-    }
-  }
-  EXPECT_EQ(found_at, stream.size());
-  EXPECT_NE(std::find(rules.begin(), rules.end(), "AGENT-RUNID-PRESENT"), rules.end());
-  EXPECT_EQ(std::find(rules.begin(), rules.end(), "AGENT-DONE-LAST"), rules.end());  // the end waits for the end
 }
 
 TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {

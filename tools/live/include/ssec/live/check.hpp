@@ -35,6 +35,11 @@ struct check_options {
   double heartbeat_s = 0;             ///< Report silences longer than this (should); 0 = off.
   double burst_min_s = 0.5;  ///< A stream lasting longer than this whose events all came in one read is "buffered".
   bool strict = false;       ///< --strict: findings of decision-based rules fail the check too.
+  /// When set, called with each producer finding the report will list, as
+  /// soon as its frame has been judged, while a stream (standard input or
+  /// an HTTP response) is still being read; on the producer rules' thread,
+  /// one call at a time. End-of-stream findings are in the report only.
+  std::function<void(const sse::dialect::finding&)> on_finding{};
 };
 
 /// One finding: a producer rule from the catalog, or a transport/wire rule
@@ -155,26 +160,6 @@ class event_counter {
   std::unique_ptr<impl> impl_;
 };
 
-/// The producer findings of a stream as it arrives, for printing while the
-/// stream is still open: the same validator as analyze(), fed piece by piece.
-/// Rules about the end of the stream are not run (they wait for the end, in
-/// analyze()). Holds only the bytes of the frame in progress. Not thread-safe.
-class live_findings {
- public:
-  /// `d` must outlive this object.
-  explicit live_findings(const sse::dialect::dialect_spec& d, sse::limits lim = {});
-  ~live_findings();
-  live_findings(const live_findings&) = delete;
-  live_findings& operator=(const live_findings&) = delete;
-  /// Feeds the next piece; returns the findings it completed (in stream
-  /// order). After a fatal wire error (a limit), nothing more is found.
-  std::vector<sse::dialect::finding> feed(std::string_view bytes);
-
- private:
-  struct impl;
-  std::unique_ptr<impl> impl_;
-};
-
 /// What a read has received so far, for a progress line printed by another
 /// thread while the read runs (`check`'s heartbeat). Written by the reading
 /// thread only; every member may be read concurrently.
@@ -182,8 +167,6 @@ struct read_progress {
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<std::size_t> events{0};
   std::atomic<double> last_byte_s{-1};  ///< Seconds from the start to the last byte; -1: none yet.
-  /// Called on the reading thread with each piece as it arrives, when set.
-  std::function<void(std::string_view bytes)> on_bytes;
 };
 
 /// Performs the request and records the response, stopping at max_events
