@@ -447,11 +447,17 @@ struct validator::impl {
     return true;
   }
 
-  void block_checks(std::string_view block, std::size_t frame, std::uint64_t offset) {
+  void block_checks(std::string_view block, std::string_view data, std::size_t frame, std::uint64_t offset) {
     if (block.empty()) return;
     // The usual frame, one `data: ` line and an LF blank line: when the first
     // line end is the first of the two final LFs, there is no CR and no other
-    // line, so every check below passes; one scan decides it.
+    // line, so every check below passes. The parser's view of the data, when
+    // it is the line's own bytes (it holds no line end), decides it without
+    // a scan; else one scan does.
+    if (block.size() == data.size() + 8 && data.data() == block.data() + 6 && block.starts_with("data: ") &&
+        block.ends_with("\n\n")) {
+      return;
+    }
     if (block.size() > 7 && block.starts_with("data: ") && block.ends_with("\n\n") &&
         sse::detail::find_line_end(block.data(), block.data() + block.size()) == block.data() + block.size() - 2) {
       return;
@@ -491,7 +497,7 @@ struct validator::impl {
     const bool typed = ev.kind == event_kind::structured || ev.kind == event_kind::unknown;
     const std::string_view type = typed ? ev.type : std::string_view();
 
-    block_checks(block, frame, offset);
+    block_checks(block, ev.raw, frame, offset);
     if (ev.raw.find('\n') != std::string_view::npos) {
       each(check_kind::single_data_line, [&](rule_state& s) {
         report(s, frame, offset, [&] {
@@ -800,6 +806,20 @@ std::size_t validator::should() const noexcept { return impl_->should; }
 std::size_t validator::decision() const noexcept { return impl_->decision; }
 std::size_t validator::frames() const noexcept { return impl_->frames; }
 
+namespace {
+// block_at, but the usual frame, one `data: ` line and an LF blank line, is
+// found without a scan when the parser handed over its data in place:
+// `data` then views the line's own bytes, so it holds no line end.
+std::string_view frame_block(std::string_view stream, std::size_t at, std::string_view data) noexcept {
+  const std::size_t usual = data.size() + 8;
+  if (at <= stream.size() && stream.size() - at >= usual && data.data() == stream.data() + at + 6 &&
+      stream.compare(at, 6, "data: ") == 0 && stream[at + usual - 2] == '\n' && stream[at + usual - 1] == '\n') {
+    return stream.substr(at, usual);
+  }
+  return block_at(stream, at);
+}
+}  // namespace
+
 std::string_view block_at(std::string_view stream, std::uint64_t offset) noexcept {
   if (offset >= stream.size()) return {};
   const std::size_t start = static_cast<std::size_t>(offset);
@@ -822,7 +842,9 @@ struct stream_validator::impl {
       const event_view& ev = self->dec.decode(frame{e});
       // The block's bytes, unless it began before what is kept (an overlong block).
       const std::string_view block =
-          e.offset >= self->base ? block_at(self->buf, e.offset - self->base) : std::string_view();
+          e.offset >= self->base
+              ? frame_block(self->window, static_cast<std::size_t>(e.offset - self->window_base), e.data)
+              : std::string_view();
       self->val.on_frame(ev, block);
       return action::proceed;
     }
@@ -835,20 +857,49 @@ struct stream_validator::impl {
   impl(const dialect_spec& d, limits lim, std::size_t cap)
       : dec(d), val(d, cap), v{this}, p(v, lim), max_kept(lim.max_line + lim.max_event_data) {}
 
-  // Parses what buf holds past `fed`, so the report is the same however the
-  // stream is cut into feeds: a final CR is held back until the next byte
-  // (or the end) says whether an LF follows it, so a frame ending there is
-  // judged with the same block either way; and the parser is fed up to each
-  // multiple of validation_slice apart, where alone a block longer than what
-  // is kept loses its start. `at_end`: no byte follows.
+  // The next bytes of the stream: judged where they are when nothing is
+  // kept from before them, or from their first blank line on (one `\n\n`,
+  // found before the bytes are copied); else, and for what is left of the
+  // frame in progress, copied into buf. The report is the same either way.
+  bool take(std::string_view bytes) {
+    if (!buf.empty() && bytes.size() >= in_place_min) {
+      const std::size_t blank = bytes.find("\n\n");
+      if (blank == std::string_view::npos) return append_and_judge(bytes);
+      if (!append_and_judge(bytes.substr(0, blank + 2))) return false;
+      bytes.remove_prefix(blank + 2);
+    }
+    if (!buf.empty() || bytes.size() < in_place_min) return append_and_judge(bytes);
+    window = bytes;
+    window_base = base;
+    in_place = true;
+    const bool ok = judge_received(false);
+    in_place = false;
+    if (ok) buf.assign(window.substr(static_cast<std::size_t>(base - window_base)));
+    window = buf;
+    window_base = base;
+    return ok;
+  }
+  bool append_and_judge(std::string_view bytes) {
+    buf.append(bytes);
+    window = buf;
+    window_base = base;
+    return judge_received(false);
+  }
+
+  // Parses what the window holds past `fed`, so the report is the same
+  // however the stream is cut into feeds: a final CR is held back until the
+  // next byte (or the end) says whether an LF follows it, so a frame ending
+  // there is judged with the same block either way; and the parser is fed
+  // up to each multiple of validation_slice apart, where alone a block longer
+  // than what is kept loses its start. `at_end`: no byte follows.
   bool judge_received(bool at_end) {
-    std::uint64_t until = base + buf.size();
-    if (!at_end && until > fed && buf.back() == '\r') --until;
+    std::uint64_t until = window_base + window.size();
+    if (!at_end && until > fed && window.back() == '\r') --until;
     while (fed < until) {
       const std::uint64_t slice_end = (fed / validation_slice + 1) * validation_slice;
       const std::uint64_t stop = std::min(until, slice_end);
-      const auto r = p.feed(
-          std::string_view(buf).substr(static_cast<std::size_t>(fed - base), static_cast<std::size_t>(stop - fed)));
+      const auto r =
+          p.feed(window.substr(static_cast<std::size_t>(fed - window_base), static_cast<std::size_t>(stop - fed)));
       if (is_fatal(r.status)) {
         status = r.status;
         error_offset = p.error_offset();
@@ -868,20 +919,35 @@ struct stream_validator::impl {
   void drop_judged(bool cut_overlong) {
     std::uint64_t keep = p.pending_offset();
     if (cut_overlong && fed - keep > max_kept) keep = fed - max_kept;
-    if (keep > base) {
-      buf.erase(0, static_cast<std::size_t>(std::min<std::uint64_t>(keep - base, buf.size())));
-      base = keep;
-    }
+    if (keep <= base) return;
+    base = keep;
+    if (in_place) return;  // the window is the caller's: take() keeps what is left
+    buf.erase(0, static_cast<std::size_t>(std::min<std::uint64_t>(keep - window_base, buf.size())));
+    window = buf;
+    window_base = base;
   }
+
+  // Below this, bytes are copied whatever is kept: the copy costs less than
+  // looking for a blank line.
+  static constexpr std::size_t in_place_min = 4096;
+  // validate_pieces judges small pieces this many bytes at a time.
+  static constexpr std::size_t gather_size = std::size_t{64} << 10;
 
   decoder dec;
   validator val;
   visitor v;
   parser<visitor> p;
   std::uint64_t max_kept;
-  std::string buf;         // the stream from `base` on: the frame in progress
-  std::uint64_t base = 0;  // stream offset of buf[0]
-  std::uint64_t fed = 0;   // bytes fed
+  // What is kept of the stream: from `base` on (the frame in progress, and
+  // a CR held back), in buf; or, while take() judges bytes where they are,
+  // in the caller's bytes. `window` views whichever holds it, from stream
+  // offset window_base (bytes before `base` in it count as dropped).
+  std::string buf;
+  std::string_view window;
+  std::uint64_t window_base = 0;
+  bool in_place = false;
+  std::uint64_t base = 0;  // stream offset of the first byte kept
+  std::uint64_t fed = 0;   // bytes fed to the parser
   std::optional<std::uint64_t> tail_offset;
   errc status = errc::ok;
   std::uint64_t error_offset = 0;
@@ -897,12 +963,11 @@ stream_validator::~stream_validator() = default;
 bool stream_validator::feed(std::string_view bytes) {
   auto& m = *impl_;
   if (is_fatal(m.status)) return false;
-  m.buf.append(bytes);
-  return m.judge_received(false);
+  return m.take(bytes);
 }
 
 std::uint64_t stream_validator::size() const noexcept {
-  return is_fatal(impl_->status) ? impl_->error_offset : impl_->base + impl_->buf.size();
+  return is_fatal(impl_->status) ? impl_->error_offset : impl_->window_base + impl_->window.size();
 }
 
 const std::vector<finding>& stream_validator::findings() const noexcept { return impl_->val.findings(); }
@@ -947,21 +1012,26 @@ validation_report validate_pieces(const dialect_spec& d, std::span<const std::st
                                   std::size_t max_findings_per_rule) {
   stream_validator v(d, lim, content_type, max_findings_per_rule);
   auto& m = *v.impl_;
-  // Each slice is gathered straight into the validator's buffer (feed would
-  // copy it there anyway), then judged: fewer, larger feeds than many small
-  // pieces make, and the same report (judge_received).
-  std::size_t gathered = 0;
+  // Small pieces (a capture's reads) are gathered into the validator's
+  // buffer and judged together, in fewer, larger feeds; a large one is fed
+  // as it is. The report is the same however the stream is cut.
   bool reading = true;
-  for (std::string_view piece : pieces) {
-    while (reading && !piece.empty()) {
-      const std::size_t take = std::min(piece.size(), validation_slice - gathered);
-      m.buf.append(piece.substr(0, take));
-      piece.remove_prefix(take);
-      gathered += take;
-      if (gathered == validation_slice) {
-        reading = m.judge_received(false);
-        gathered = 0;
-      }
+  std::size_t gathered = 0;
+  for (const std::string_view piece : pieces) {
+    if (!reading) break;
+    if (piece.size() >= stream_validator::impl::in_place_min) {
+      if (gathered > 0) reading = m.judge_received(false);
+      gathered = 0;
+      reading = reading && m.take(piece);
+      continue;
+    }
+    m.buf.append(piece);
+    m.window = m.buf;
+    m.window_base = m.base;
+    gathered += piece.size();
+    if (gathered >= stream_validator::impl::gather_size) {
+      reading = m.judge_received(false);
+      gathered = 0;
     }
   }
   if (reading && gathered > 0) m.judge_received(false);
