@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "check_internal.hpp"
+#include "page_hints.hpp"
 #include "sse/chunking.hpp"
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
@@ -450,7 +451,9 @@ struct body_pass::impl {
   bool parse = true;
   std::uint64_t size = 0;
   std::string head;
-  std::string held;  // the body, until it outgrows held_whole
+  large_buffer held;  // the body, until it outgrows held_whole
+  std::size_t held_size = 0;
+  std::string_view held_bytes() const noexcept { return {held.data(), held_size}; }
   static constexpr std::uint64_t small_body = std::uint64_t{64} << 10;
   bool let_go = false;
   // Once the body is let go: the first seed's random split.
@@ -488,18 +491,22 @@ struct body_pass::impl {
     if (!parse) return;
     if (!let_go) {
       if (size <= held_whole) {
-        // Reserved at once past 64 KiB (address space: pages are taken as
-        // written), so a body near the bound is not copied at each doubling;
-        // a small body (most error pages, every fuzzer input) grows as a
-        // string does, without a 4 MiB mapping made and unmade for it.
-        if (size > small_body && held.capacity() < held_whole) held.reserve(held_whole);
-        held.append(bytes);
+        // Reserved at once past 64 KiB, in 2 MiB pages (large_buffer), so
+        // a body near the bound is not copied at each doubling; a small body
+        // (most error pages, every fuzzer input) grows as a string does,
+        // without a 4 MiB mapping made and unmade for it.
+        if (held.capacity() - held_size < bytes.size()) {
+          held.reserve(size > small_body ? held_whole : std::max<std::size_t>(held.capacity() * 2, size), held_size);
+        }
+        std::copy(bytes.begin(), bytes.end(), held.data() + held_size);
+        held_size += bytes.size();
         return;
       }
       let_go = true;
       if (seeds > 0) random.emplace(1, lim);
-      if (random) random->push(held);
-      std::string().swap(held);
+      if (random) random->push(held_bytes());
+      held.release();
+      held_size = 0;
     }
     if (random) random->push(bytes);
   }
@@ -507,13 +514,15 @@ struct body_pass::impl {
   void finish() {
     if (!parse) return;
     if (!let_go) {
-      if (!one_read) reference = parse_digest({std::string_view(held)}, lim);
-      if (held.size() <= byte_by_byte_max)
-        chunkings.push_back({"byte by byte", parse_digest(sse::chunking::bytes(held), lim)});
+      const std::string_view body = held_bytes();
+      if (!one_read) reference = parse_digest({body}, lim);
+      if (body.size() <= byte_by_byte_max)
+        chunkings.push_back({"byte by byte", parse_digest(sse::chunking::bytes(body), lim)});
       for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-        chunkings.push_back({"with random seed " + std::to_string(seed), random_split_digest(held, seed, lim)});
+        chunkings.push_back({"with random seed " + std::to_string(seed), random_split_digest(body, seed, lim)});
       }
-      std::string().swap(held);
+      held.release();
+      held_size = 0;
       return;
     }
     if (random) chunkings.push_back({"with random seed 1", random->finish()});

@@ -7,8 +7,13 @@
 // same either way, and where the kernel lacks them nothing changes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <utility>
 
 #if defined(__linux__)
@@ -57,5 +62,54 @@ inline void populate_pages(char* data, std::size_t size) noexcept {
   (void)size;
 #endif
 }
+
+// Memory a reader fills as bytes arrive and the checks read back (check's
+// slices of the body, the body held for its re-parses). Past huge_from
+// bytes it is 2 MiB-aligned, rounded up to 2 MiB, and the kernel is asked
+// for 2 MiB pages, so its first writes take one fault per 2 MiB, not per 4
+// KiB: on this virtual machine each fault costs about 11 us (8 MiB written
+// in 64 KiB steps: 23.6 ms in 4 KiB pages, 0.7 ms in 2 MiB ones), and a 64
+// MiB check took about 2,100 of them. Smaller, it is plain heap memory.
+class large_buffer {
+ public:
+  static constexpr std::size_t huge_page = std::size_t{2} << 20;
+  static constexpr std::size_t huge_from = std::size_t{1} << 20;
+
+  char* data() noexcept { return data_.get(); }
+  const char* data() const noexcept { return data_.get(); }
+  std::size_t capacity() const noexcept { return capacity_; }
+
+  // Room for `n` bytes in all, the first `keep` of them kept (a larger
+  // buffer replaces this one).
+  void reserve(std::size_t n, std::size_t keep) {
+    if (n <= capacity_) return;
+    std::size_t size = n;
+    char* fresh = nullptr;
+    if (n >= huge_from) {
+      size = (n + huge_page - 1) / huge_page * huge_page;
+      fresh = static_cast<char*>(std::aligned_alloc(huge_page, size));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+      if (fresh != nullptr) ::madvise(fresh, size, MADV_HUGEPAGE);
+#endif
+    } else {
+      fresh = static_cast<char*>(std::malloc(size));
+    }
+    if (fresh == nullptr) throw std::bad_alloc();
+    if (keep > 0) std::memcpy(fresh, data_.get(), std::min(keep, capacity_));
+    data_.reset(fresh);
+    capacity_ = size;
+  }
+  void release() noexcept {
+    data_.reset();
+    capacity_ = 0;
+  }
+
+ private:
+  struct freer {
+    void operator()(char* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<char, freer> data_;
+  std::size_t capacity_ = 0;
+};
 
 }  // namespace ssec::live::detail

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "page_hints.hpp"
 #include "sse/dialect/validator.hpp"
 
 namespace ssec::live::detail {
@@ -52,13 +53,13 @@ class rules_follower {
 
   // Room for `n` more bytes of the body (valid until commit).
   char* space(std::size_t n) {
-    if (current_ != nullptr && current_->size > 0 && current_->capacity - current_->size < n) {
+    if (current_ != nullptr && current_->size > 0 && current_->data.capacity() - current_->size < n) {
       leave(current_);
       current_ = nullptr;
     }
     if (current_ == nullptr) current_ = free_slice();
     current_->reserve(n);  // grows only a slice nobody else has seen yet
-    return current_->data.get() + current_->size;
+    return current_->data.data() + current_->size;
   }
   // The `n` bytes written at space() belong to the body now, and go to the
   // rules' thread; the caller may go on reading them until its next space().
@@ -88,20 +89,15 @@ class rules_follower {
 
  private:
   struct slice {
-    std::unique_ptr<char[]> data;
-    std::size_t capacity = 0;
+    large_buffer data;
     std::size_t size = 0;    // written by the reader (the reader's alone)
     std::size_t handed = 0;  // committed: the rules' thread may feed up to here (under mutex_)
     std::size_t fed = 0;     // fed by the rules' thread (under mutex_)
     bool left = false;       // the reader has moved on to another slice (under mutex_)
     // Room for `n` more bytes (a read longer than the room left grows this slice).
     void reserve(std::size_t n) {
-      if (capacity - size >= n) return;
-      const std::size_t bigger = std::max(capacity * 2, size + n);
-      auto grown = std::make_unique_for_overwrite<char[]>(bigger);
-      std::copy_n(data.get(), size, grown.get());
-      data = std::move(grown);
-      capacity = bigger;
+      if (data.capacity() - size >= n) return;
+      data.reserve(std::max(data.capacity() * 2, size + n), size);
     }
   };
 
@@ -151,7 +147,7 @@ class rules_follower {
       if (going) {
         try {
           // After a fatal wire error the validator ignores the rest.
-          going = validator_->feed(std::string_view(s->data.get() + from, to - from));
+          going = validator_->feed(std::string_view(s->data.data() + from, to - from));
           if (on_finding_) {
             const auto& found = validator_->findings();
             for (; told < found.size(); ++told) on_finding_(found[told]);
