@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <string>
 #include <thread>
@@ -21,7 +22,9 @@ struct case_server::state {
   std::vector<conformance::test_case> cases;
   std::vector<served_stream> streams;
   serve_limits limits;
-  http::server* server = nullptr;
+  // Set once the server runs, read by its connection threads (stopping()):
+  // atomic, since a request may already be served when start() sets it.
+  std::atomic<http::server*> server{nullptr};
   mutable std::mutex mutex;
   mutable std::condition_variable posted;
   std::mutex parsing;  // one POST /results is parsed at a time: its JSON is the one large allocation
@@ -38,7 +41,10 @@ struct case_server::state {
     else rows[at->second] = std::move(row);
   }
 
-  bool stopping() const { return server != nullptr && server->stopping(); }
+  bool stopping() const {
+    const http::server* running = server.load();
+    return running != nullptr && running->stopping();
+  }
   // Sleeps in short steps so a stopping server is never held up.
   void sleep_for(double seconds) const {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -579,7 +585,7 @@ ssec::result<std::unique_ptr<case_server>> case_server::start(std::vector<confor
                                      std::move(address), port);
   if (!started) return started.error();
   out->server_ = std::move(started.value());
-  out->state_->server = out->server_.get();
+  out->state_->server.store(out->server_.get());
   return {std::move(out)};
 }
 
