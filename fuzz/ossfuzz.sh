@@ -12,8 +12,11 @@ build="$WORK/sse-conform-build"
 # CFLAGS/CXXFLAGS come from the environment: CMake takes them as the initial
 # CMAKE_<LANG>_FLAGS, so no sanitizer flag is written here. The tools are
 # configured (only what all_fuzzers needs is built) because the scenario-file
-# loader's harness links their live library (libcurl, zlib, CLI11 at configure
-# time: the Dockerfiles install them).
+# loader's harness links their live library (zlib; libcurl's headers, and
+# CLI11 at configure time: the Dockerfiles install them). libcurl itself is
+# opened at run time by the URL check (tools/common/src/http_client.cpp), so
+# the harness starts where the runner lacks it; there every scenario URL is
+# refused, naming the missing library.
 cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=Release \
   -DSSEC_BUILD_TESTS=OFF -DSSEC_BUILD_TOOLS=ON -DSSEC_BUILD_FUZZERS=ON \
