@@ -22,9 +22,9 @@
 
 namespace ssec::live::detail {
 
-// The reads of a body are written straight into slices of about
-// validation_slice bytes, and each read is handed to the rules' thread as it
-// is committed, so a finding is known (and, through `on_finding`, printed)
+// The reads of a body are written straight into slices of slice_size bytes
+// (a read goes into the current slice while it fits), and each read is
+// handed to the rules' thread as it is committed, so a finding is known (and, through `on_finding`, printed)
 // as soon as its frame has arrived, not a slice later; the stream_validator's
 // report does not depend on where its feeds stop, so it is still
 // validate_stream's of the same bytes. A slice is recycled once the reader
@@ -35,6 +35,8 @@ namespace ssec::live::detail {
 class rules_follower {
  public:
   static constexpr std::size_t slices_kept = 4;
+  // One 2 MiB page each (large_buffer): a page fault per slice.
+  static constexpr std::size_t slice_size = large_buffer::huge_page;
   /// Called on the rules' thread with each finding stored, in order, as its
   /// frame is judged (end-of-stream findings come only in the report).
   using finding_sink = std::function<void(const sse::dialect::finding&)>;
@@ -107,7 +109,7 @@ class rules_follower {
     std::unique_lock lock(mutex_);
     if (free_.empty() && slices_.size() < slices_kept) {
       auto fresh = std::make_unique<slice>();
-      fresh->reserve(sse::dialect::validation_slice + read_room);
+      fresh->reserve(slice_size);
       slices_.push_back(std::move(fresh));
       return slices_.back().get();
     }
@@ -174,9 +176,6 @@ class rules_follower {
     wake_.notify_all();
     if (follower_.joinable()) follower_.join();
   }
-
-  // Room beyond a slice for the read that completes it (a pipe's 64 KiB).
-  static constexpr std::size_t read_room = std::size_t{64} << 10;
 
   finding_sink on_finding_;
   std::optional<sse::dialect::stream_validator> validator_;

@@ -84,19 +84,22 @@ std::string findings_shown(const sse::dialect::validation_report& v) {
 }
 
 // The report, and the findings told as they were found (check's "as it
-// arrives" lines), are validate_stream's whatever the reads: reads longer
-// than a slice keeps room for, and more slices than are kept.
+// arrives" lines), are validate_stream's whatever the reads: reads that do
+// not fit the slice in use, reads longer than a slice, and more slices than
+// are kept (so slices are recycled).
 TEST(rules_follower, gives_validate_streams_report_whatever_the_reads) {
   const auto* agent = sse::dialect::builtin_dialect("agent");
   ASSERT_NE(agent, nullptr);
-  const std::string stream = agent_stream(12000);  // about 5 MiB: more slices than the follower keeps, and a rest
-  ASSERT_GT(stream.size(), (ssec::live::detail::rules_follower::slices_kept + 1) * sse::dialect::validation_slice);
+  const std::string stream = agent_stream(25000);  // about 11 MiB: more slices than the follower keeps, and a rest
+  ASSERT_GT(stream.size(),
+            (ssec::live::detail::rules_follower::slices_kept + 1) * ssec::live::detail::rules_follower::slice_size);
   const auto whole = sse::dialect::validate_stream(*agent, stream);
   const auto sample = sse::dialect::validate_stream(*agent, stream, {}, std::nullopt, false);
   for (const std::uint32_t seed : {1u, 2u, 3u}) {
     std::mt19937 random(seed);
-    // Reads of up to 200,000 bytes, or, on the last seed, of up to 100.
-    const std::size_t longest = seed == 3 ? 100 : 200000;
+    // Reads of up to 200,000 bytes; on the second seed of up to 3 MiB
+    // (longer than a slice); on the last, of up to 100.
+    const std::size_t longest = seed == 3 ? 100 : (seed == 2 ? std::size_t{3} << 20 : 200000);
     std::vector<std::string_view> cuts;
     for (std::size_t at = 0; at < stream.size();) {
       const std::size_t n = std::min<std::size_t>(stream.size() - at, 1 + random() % longest);
