@@ -35,18 +35,23 @@ inline std::pair<std::uintptr_t, std::uintptr_t> pages_inside(const char* data, 
 // hold are not worth a system call.
 inline constexpr std::size_t huge_page_worthwhile = std::size_t{8} << 20;
 
-// Asks for 2 MiB pages over a large buffer not yet written, where the kernel
-// gives them only when asked (transparent_hugepage "madvise", a common default).
-// Buffers under huge_page_worthwhile are left alone.
-inline void prefer_huge_pages(char* data, std::size_t size) noexcept {
+// Asks for 2 MiB pages over a buffer not yet written, where the kernel gives
+// them only when asked (transparent_hugepage "madvise", a common default):
+// the whole 2 MiB pages inside it (all of it when it is 2 MiB-aligned).
+inline void advise_huge_pages(char* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (size < huge_page_worthwhile) return;
   const auto [first, last] = pages_inside(data, size, std::uintptr_t{2} << 20);
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #else
   (void)data;
   (void)size;
 #endif
+}
+
+// advise_huge_pages for a large buffer the allocator placed (not aligned);
+// buffers under huge_page_worthwhile are left alone.
+inline void prefer_huge_pages(char* data, std::size_t size) noexcept {
+  if (size >= huge_page_worthwhile) advise_huge_pages(data, size);
 }
 
 // Faults in the pages of a buffer about to be written in one call, rather
@@ -88,9 +93,7 @@ class large_buffer {
     if (n >= huge_from) {
       size = (n + huge_page - 1) / huge_page * huge_page;
       fresh = static_cast<char*>(std::aligned_alloc(huge_page, size));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-      if (fresh != nullptr) ::madvise(fresh, size, MADV_HUGEPAGE);
-#endif
+      if (fresh != nullptr) advise_huge_pages(fresh, size);
     } else {
       fresh = static_cast<char*>(std::malloc(size));
     }
