@@ -179,3 +179,14 @@ TEST(http, a_server_that_cannot_start_says_why) {
   ASSERT_FALSE(second);
   EXPECT_EQ(second.error().message.rfind("127.0.0.1:" + std::to_string(taken) + ": ", 0), 0u) << second.error().message;
 }
+
+// libcurl is opened at the first request, not linked: where it cannot be
+// opened, the reason names the library and the Debian package that has it,
+// and the loader's own words; where it can, there is no reason.
+TEST(http, libcurl_that_cannot_be_opened_is_named_with_its_package) {
+  const std::string why = http::detail::libcurl_problem({"libcurl-not-installed-here.so.4"});
+  EXPECT_NE(why.find("HTTP needs libcurl (libcurl.so.4, Debian package libcurl4)"), std::string::npos) << why;
+  EXPECT_NE(why.find("libcurl-not-installed-here.so.4"), std::string::npos) << why;  // dlerror's words
+  EXPECT_EQ(http::detail::libcurl_problem({"libcurl-not-installed-here.so.4", "libcurl.so.4"}), "");
+  EXPECT_TRUE(http::check_url("http://127.0.0.1:1/").ok());
+}

@@ -106,48 +106,51 @@ struct libcurl {
   std::string missing;  // why it cannot be used; empty when it can
 };
 
-// The library, opened once (and kept open) and initialised; its `missing`
-// says why not, naming the library and the package that has it.
-const libcurl& libcurl_api() {
-  static const libcurl lib = [] {
-    libcurl l;
-    void* handle = nullptr;
-    for (const char* name : {"libcurl.so.4", "libcurl-gnutls.so.4"}) {
-      handle = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (handle != nullptr) break;
-    }
-    if (handle == nullptr) {
-      const char* why = ::dlerror();
-      l.missing = std::string("HTTP needs libcurl (libcurl.so.4, Debian package libcurl4), which cannot be opened: ") +
-                  (why != nullptr ? why : "not found");
-      return l;
-    }
-    const auto bind = [&](auto& function, const char* name) {
-      void* symbol = ::dlsym(handle, name);
-      if (symbol == nullptr) {
-        if (l.missing.empty()) l.missing = std::string("libcurl lacks ") + name + ": version 7.80 or later is needed";
-        return;
-      }
-      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(symbol);
-    };
-    bind(l.global_init, "curl_global_init");
-    bind(l.easy_init, "curl_easy_init");
-    bind(l.easy_setopt, "curl_easy_setopt");
-    bind(l.easy_perform, "curl_easy_perform");
-    bind(l.easy_getinfo, "curl_easy_getinfo");
-    bind(l.easy_cleanup, "curl_easy_cleanup");
-    bind(l.easy_strerror, "curl_easy_strerror");
-    bind(l.slist_append, "curl_slist_append");
-    bind(l.slist_free_all, "curl_slist_free_all");
-    bind(l.url, "curl_url");
-    bind(l.url_set, "curl_url_set");
-    bind(l.url_get, "curl_url_get");
-    bind(l.url_strerror, "curl_url_strerror");
-    bind(l.url_cleanup, "curl_url_cleanup");
-    bind(l.free, "curl_free");
-    if (l.missing.empty() && l.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) l.missing = "libcurl failed to initialise";
+// The library under the first of `names` that opens (kept open), bound and
+// initialised; its `missing` says why not, naming the library and the
+// package that has it.
+libcurl open_libcurl(std::initializer_list<const char*> names) {
+  libcurl l;
+  void* handle = nullptr;
+  for (const char* name : names) {
+    handle = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr) break;
+  }
+  if (handle == nullptr) {
+    const char* why = ::dlerror();
+    l.missing = std::string("HTTP needs libcurl (libcurl.so.4, Debian package libcurl4), which cannot be opened: ") +
+                (why != nullptr ? why : "not found");
     return l;
-  }();
+  }
+  const auto bind = [&](auto& function, const char* name) {
+    void* symbol = ::dlsym(handle, name);
+    if (symbol == nullptr) {
+      if (l.missing.empty()) l.missing = std::string("libcurl lacks ") + name + ": version 7.80 or later is needed";
+      return;
+    }
+    function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(symbol);
+  };
+  bind(l.global_init, "curl_global_init");
+  bind(l.easy_init, "curl_easy_init");
+  bind(l.easy_setopt, "curl_easy_setopt");
+  bind(l.easy_perform, "curl_easy_perform");
+  bind(l.easy_getinfo, "curl_easy_getinfo");
+  bind(l.easy_cleanup, "curl_easy_cleanup");
+  bind(l.easy_strerror, "curl_easy_strerror");
+  bind(l.slist_append, "curl_slist_append");
+  bind(l.slist_free_all, "curl_slist_free_all");
+  bind(l.url, "curl_url");
+  bind(l.url_set, "curl_url_set");
+  bind(l.url_get, "curl_url_get");
+  bind(l.url_strerror, "curl_url_strerror");
+  bind(l.url_cleanup, "curl_url_cleanup");
+  bind(l.free, "curl_free");
+  if (l.missing.empty() && l.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) l.missing = "libcurl failed to initialise";
+  return l;
+}
+
+const libcurl& libcurl_api() {
+  static const libcurl lib = open_libcurl({"libcurl.so.4", "libcurl-gnutls.so.4"});
   return lib;
 }
 
@@ -199,6 +202,8 @@ ssec::result<void> check_url(const std::string& url) {
   if (!why.empty()) return ssec::error{why};
   return {};
 }
+
+std::string detail::libcurl_problem(std::initializer_list<const char*> names) { return open_libcurl(names).missing; }
 
 stream_result stream(const stream_request& req, const on_data& data) {
   stream_result result;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <string_view>
@@ -76,5 +77,13 @@ using on_data = std::function<bool(std::string_view bytes, double at_seconds)>;
 /// Performs the request, streaming the body into `data`. Thread-safe for
 /// distinct calls (each has its own curl handle).
 stream_result stream(const stream_request& req, const on_data& data);
+
+namespace detail {
+/// Why libcurl, looked for under `names` in turn (the first that opens is
+/// used), could not serve check_url() and stream(); empty when it could.
+/// check_url() and stream() use {"libcurl.so.4", "libcurl-gnutls.so.4"},
+/// opened once for the process; this opens and asks again (for tests).
+std::string libcurl_problem(std::initializer_list<const char*> names);
+}  // namespace detail
 
 }  // namespace ssec::http
