@@ -879,10 +879,14 @@ struct stream_validator::impl {
     window_base = base;
     return ok;
   }
-  bool append_and_judge(std::string_view bytes) {
+  // Copies the next bytes into buf, which the window then views; judged later.
+  void append(std::string_view bytes) {
     buf.append(bytes);
     window = buf;
     window_base = base;
+  }
+  bool append_and_judge(std::string_view bytes) {
+    append(bytes);
     return judge_received(false);
   }
 
@@ -1025,9 +1029,7 @@ validation_report validate_pieces(const dialect_spec& d, std::span<const std::st
       reading = reading && m.take(piece);
       continue;
     }
-    m.buf.append(piece);
-    m.window = m.buf;
-    m.window_base = m.base;
+    m.append(piece);
     gathered += piece.size();
     if (gathered >= stream_validator::impl::gather_size) {
       reading = m.judge_received(false);
