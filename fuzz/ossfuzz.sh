@@ -14,7 +14,7 @@ build="$WORK/sse-conform-build"
 # configured (only what all_fuzzers needs is built) because the scenario-file
 # loader's harness links their live library (zlib; libcurl's headers, and
 # CLI11 at configure time: the Dockerfiles install them). libcurl itself is
-# opened at run time by the URL check (tools/common/src/http_client.cpp), so
+# opened at run time by the URL check (tools/http/src/client.cpp), so
 # the harness starts where the runner lacks it; there every scenario URL is
 # refused, naming the missing library.
 cmake -S "$root" -B "$build" -G Ninja \

@@ -298,7 +298,7 @@ int write_corpus(const fs::path& source, const fs::path& out) {
 }
 
 // A dictionary entry in libFuzzer's syntax: printable ASCII kept, the rest
-// \xNN. Not the case log escaper (ssec/escape.hpp): libFuzzer reads only this
+// \xNN. Not the case log escaper (ssec/support/escape.hpp): libFuzzer reads only this
 // syntax, and its \xNN is a byte where the log's \uXXXX is a code point.
 std::string dict_entry(std::string_view token) {
   std::string out = "\"";

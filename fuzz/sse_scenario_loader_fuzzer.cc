@@ -23,7 +23,7 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "ssec/http_client.hpp"
+#include "ssec/http/client.hpp"
 #include "ssec/live/scenario.hpp"
 
 namespace {

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ssec/input.hpp"
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace {
 

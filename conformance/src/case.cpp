@@ -5,8 +5,8 @@
 #include <array>
 
 #include "sse/utf8.hpp"
-#include "ssec/escape.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance {
 namespace {

@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "catalog_diff_parts.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance {
 

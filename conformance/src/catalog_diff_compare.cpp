@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "catalog_diff_parts.hpp"
-#include "ssec/escape.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance::diff_detail {
 

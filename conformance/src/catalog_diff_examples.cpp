@@ -11,8 +11,8 @@
 
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/generator.hpp"
-#include "ssec/text.hpp"
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/text.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance::diff_detail {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "catalog_diff_parts.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance::diff_detail {
 

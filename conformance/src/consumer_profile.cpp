@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "ssec/input.hpp"
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance {
 namespace dl = sse::dialect;

@@ -18,7 +18,7 @@
 #include "generator_parts.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/log.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance {
 namespace {

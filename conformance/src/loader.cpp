@@ -7,10 +7,10 @@
 #include <set>
 #include <variant>
 
-#include "ssec/base64.hpp"
-#include "ssec/input.hpp"
-#include "ssec/text.hpp"
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/base64.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "generator_parts.hpp"
 #include "sse/dialect/decoder.hpp"
-#include "ssec/escape.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::conformance {
 namespace dl = sse::dialect;

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "sse/chunking.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance {
 

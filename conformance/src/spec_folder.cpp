@@ -6,7 +6,7 @@
 
 #include "sse/dialect/traceability.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/input.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::conformance {
 

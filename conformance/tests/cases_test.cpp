@@ -17,7 +17,7 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/conformance/summary.hpp"
-#include "ssec/input.hpp"
+#include "ssec/support/input.hpp"
 
 namespace {
 

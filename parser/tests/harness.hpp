@@ -23,7 +23,7 @@
 #include "sse/errc.hpp"
 #include "sse/parser.hpp"
 #include "sse/utf8.hpp"
-#include "ssec/escape.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace sse {
 /// GoogleTest prints codes by name ("line_too_long") instead of as bytes.

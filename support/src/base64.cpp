@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/base64.hpp"
+#include "ssec/support/base64.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/escape.hpp"
+#include "ssec/support/escape.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec {
 namespace {

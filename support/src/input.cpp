@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/input.hpp"
+#include "ssec/support/input.hpp"
 
 #include <cerrno>
 #include <cstdio>

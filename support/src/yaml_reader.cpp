@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -12,7 +12,7 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::yaml {
 

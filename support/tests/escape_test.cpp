@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/escape.hpp"
+#include "ssec/support/escape.hpp"
 
 #include <gtest/gtest.h>
 

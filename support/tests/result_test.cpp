@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 #include <gtest/gtest.h>
 

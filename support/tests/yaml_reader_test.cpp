@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace {
 

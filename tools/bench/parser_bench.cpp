@@ -8,7 +8,7 @@
 
 #include "sse/parser.hpp"
 #include "sse/utf8.hpp"
-#include "ssec/bench_streams.hpp"
+#include "ssec/bench/streams.hpp"
 
 namespace {
 

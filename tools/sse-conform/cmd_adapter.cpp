@@ -14,9 +14,9 @@
 #include "contract_options.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/recording.hpp"
-#include "ssec/adapter_protocol.hpp"
-#include "ssec/base64.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/adapter/protocol.hpp"
+#include "ssec/adapter/wire_json.hpp"
+#include "ssec/support/base64.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -16,9 +16,9 @@
 #include "contract_options.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
-#include "ssec/bench_measure.hpp"
-#include "ssec/bench_streams.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/adapter/wire_json.hpp"
+#include "ssec/bench/measure.hpp"
+#include "ssec/bench/streams.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -15,11 +15,11 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
 #include "ssec/conformance/dialect_runner.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/conformance/summary.hpp"
-#include "ssec/data_dir.hpp"
 #include "ssec/harness/progress.hpp"
 
 namespace ssec::cli {

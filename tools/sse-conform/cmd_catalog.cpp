@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform catalog diff OLD NEW` and `sse-conform catalog rules`: glue
 // around the catalog diff (ssec/conformance/catalog_diff.hpp), its gate
-// (catalog_diff_policy.hpp) and its reports (ssec/catalog_diff_report.hpp).
+// (catalog_diff_policy.hpp) and its reports (ssec/catalog_diff/report.hpp).
 #include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
@@ -11,14 +11,14 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
-#include "ssec/catalog_diff_report.hpp"
+#include "data_dir.hpp"
+#include "ssec/catalog_diff/git_snapshot.hpp"
+#include "ssec/catalog_diff/report.hpp"
 #include "ssec/conformance/catalog_diff.hpp"
 #include "ssec/conformance/catalog_diff_policy.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
-#include "ssec/data_dir.hpp"
-#include "ssec/git_snapshot.hpp"
-#include "ssec/input.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -10,9 +10,9 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/certify/certify.hpp"
-#include "ssec/data_dir.hpp"
-#include "ssec/wire_json.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -20,11 +20,11 @@
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "sse/dialect/catalog.hpp"
-#include "ssec/input.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/scenario.hpp"
-#include "ssec/text.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::cli {
 namespace {

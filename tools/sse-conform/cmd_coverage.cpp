@@ -9,11 +9,11 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
 #include "ssec/conformance/coverage.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
 #include "ssec/conformance/summary.hpp"
-#include "ssec/data_dir.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/data_dir.hpp"
 #include "ssec/differential/fuzzer.hpp"
 
 namespace ssec::cli {

@@ -9,12 +9,12 @@
 
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
 #include "ssec/conformance/generator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/spec_folder.hpp"
-#include "ssec/data_dir.hpp"
-#include "ssec/input.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include "sse/chunking.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/parser.hpp"
-#include "ssec/input.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/adapter/wire_json.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::cli {
 namespace {

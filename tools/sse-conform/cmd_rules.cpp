@@ -6,10 +6,10 @@
 
 #include "commands.hpp"
 #include "contract_options.hpp"
+#include "data_dir.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/rule_listing.hpp"
-#include "ssec/data_dir.hpp"
-#include "ssec/wire_json.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -16,14 +16,14 @@
 
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "data_dir.hpp"
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/data_dir.hpp"
 #include "ssec/harness/baseline.hpp"
 #include "ssec/harness/engine.hpp"
 #include "ssec/harness/progress.hpp"
 #include "ssec/harness/reports.hpp"
 #include "ssec/harness/service.hpp"
-#include "ssec/interrupt.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "data_dir.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/data_dir.hpp"
 #include "ssec/live/serve.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -11,10 +11,10 @@
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "sse/dialect/validator.hpp"
-#include "ssec/input.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/capture.hpp"
-#include "ssec/text.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::cli {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "cli_util.hpp"
 #include "commands.hpp"
-#include "ssec/text.hpp"
-#include "ssec/versions.hpp"
+#include "ssec/support/text.hpp"
+#include "versions.hpp"
 
 int main(int argc, char** argv) {
   // Named, so every usage line says `sse-conform`, not the path it was run by.

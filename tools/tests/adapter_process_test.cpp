@@ -1,6 +1,6 @@
 // The adapter child process: answers, crashes, hangs and floods each end in
 // the right status, and the next exchange gets a fresh child.
-#include "ssec/adapter_process.hpp"
+#include "ssec/adapter/process.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ssec/adapter_protocol.hpp"
-#include "ssec/base64.hpp"
+#include "ssec/adapter/protocol.hpp"
+#include "ssec/support/base64.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "ssec/base64.hpp"
+#include "ssec/support/base64.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The catalog diff reports (ssec/catalog_diff_report.hpp) on diffs built in
+// The catalog diff reports (ssec/catalog_diff/report.hpp) on diffs built in
 // the test: the markdown stays within a pull-request comment, GitHub
 // workflow commands are escaped, JUnit marks ignored changes skipped.
-#include "ssec/catalog_diff_report.hpp"
+#include "ssec/catalog_diff/report.hpp"
 
 #include <gtest/gtest.h>
 

@@ -21,14 +21,14 @@
 #include <nlohmann/json.hpp>
 
 #include "sse/recording.hpp"
-#include "ssec/adapter_protocol.hpp"
+#include "ssec/adapter/protocol.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/harness/baseline.hpp"
 #include "ssec/harness/engine.hpp"
 #include "ssec/harness/reports.hpp"
 #include "ssec/harness/service.hpp"
-#include "ssec/http_client.hpp"
-#include "ssec/http_server.hpp"
+#include "ssec/http/client.hpp"
+#include "ssec/http/server.hpp"
 
 namespace harness_test {
 

@@ -5,8 +5,8 @@
 #include <atomic>
 #include <thread>
 
-#include "ssec/http_client.hpp"
-#include "ssec/http_server.hpp"
+#include "ssec/http/client.hpp"
+#include "ssec/http/server.hpp"
 
 using namespace std::chrono_literals;
 namespace http = ssec::http;

@@ -19,7 +19,7 @@
 
 #include "sse/dialect/decoder.hpp"
 #include "sse/dialect/validator.hpp"
-#include "ssec/bench_streams.hpp"
+#include "ssec/bench/streams.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/bench_streams.hpp"
+#include "ssec/bench/streams.hpp"
 
 #include <array>
 #include <iterator>

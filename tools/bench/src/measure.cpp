@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ssec/bench_measure.hpp"
+#include "ssec/bench/measure.hpp"
 
 #include <sys/resource.h>
 #include <time.h>
@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "ssec/input.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::bench {
 

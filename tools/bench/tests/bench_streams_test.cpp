@@ -10,7 +10,7 @@
 
 #include "sse/recording.hpp"
 #include "sse/utf8.hpp"
-#include "ssec/bench_streams.hpp"
+#include "ssec/bench/streams.hpp"
 
 namespace {
 

@@ -8,15 +8,15 @@
 
 #include "certify_parts.hpp"
 #include "sse/dialect/validator.hpp"
-#include "ssec/adapter_process.hpp"
+#include "ssec/adapter/process.hpp"
 #include "ssec/conformance/dialect_runner.hpp"
 #include "ssec/conformance/generator.hpp"
-#include "ssec/escape.hpp"
 #include "ssec/harness/engine.hpp"
 #include "ssec/harness/grading.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/scenario.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::certify {
 namespace conf = ssec::conformance;

@@ -8,9 +8,9 @@
 
 #include "sse/parser.hpp"
 #include "ssec/certify/certify.hpp"
-#include "ssec/escape.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::certify {
 namespace conf = ssec::conformance;

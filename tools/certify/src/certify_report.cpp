@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The certify report as JSON (certify_format 1), text, markdown, HTML and
-// JUnit (through the tools' one writer, ssec/junit.hpp).
+// JUnit (through the tools' one writer, ssec/report/junit.hpp).
 #include <sstream>
 
 #include "ssec/certify/certify.hpp"
-#include "ssec/junit.hpp"
-#include "ssec/text.hpp"
+#include "ssec/report/junit.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::certify {
 namespace conf = ssec::conformance;

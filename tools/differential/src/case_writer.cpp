@@ -6,8 +6,8 @@
 
 #include "sse/utf8.hpp"
 #include "ssec/conformance/log.hpp"
-#include "ssec/escape.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::differential {
 

@@ -13,7 +13,7 @@
 #include "ssec/conformance/runner.hpp"
 #include "ssec/differential/case_writer.hpp"
 #include "ssec/differential/shrink.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::differential {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "ssec/differential/fuzzer.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::differential {
 

@@ -27,7 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sse/utf8.hpp"
-#include "ssec/base64.hpp"
+#include "ssec/support/base64.hpp"
 
 namespace {
 

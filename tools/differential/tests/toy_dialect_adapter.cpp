@@ -19,7 +19,7 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "sse/recording.hpp"
-#include "ssec/base64.hpp"
+#include "ssec/support/base64.hpp"
 
 namespace {
 

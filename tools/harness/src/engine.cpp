@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ssec/adapter_protocol.hpp"
-#include "ssec/base64.hpp"
-#include "ssec/text.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/adapter/protocol.hpp"
+#include "ssec/adapter/wire_json.hpp"
+#include "ssec/support/base64.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::harness {
 

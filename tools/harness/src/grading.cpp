@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "ssec/adapter_protocol.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/adapter/protocol.hpp"
+#include "ssec/adapter/wire_json.hpp"
 
 namespace ssec::harness {
 

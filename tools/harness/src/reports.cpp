@@ -7,11 +7,11 @@
 #include <set>
 #include <sstream>
 
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/harness/baseline.hpp"
-#include "ssec/interrupt.hpp"
-#include "ssec/json_shape.hpp"
-#include "ssec/junit.hpp"
-#include "ssec/text.hpp"
+#include "ssec/report/json_shape.hpp"
+#include "ssec/report/junit.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::harness {
 

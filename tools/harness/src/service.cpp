@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ssec/http_client.hpp"
+#include "ssec/http/client.hpp"
 #include "ssec/live/serve.hpp"
 #include "ssec/live/service_driver.hpp"
 

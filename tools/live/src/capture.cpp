@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "page_hints.hpp"
-#include "ssec/base64.hpp"
-#include "ssec/input.hpp"
-#include "ssec/json_shape.hpp"
+#include "ssec/report/json_shape.hpp"
+#include "ssec/support/base64.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::live {
 

@@ -15,9 +15,9 @@
 #include "sse/chunking.hpp"
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
-#include "ssec/escape.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::live {
 

@@ -13,9 +13,9 @@
 #include "page_hints.hpp"
 #include "rules_follower.hpp"
 #include "sse/dialect/decoder.hpp"
-#include "ssec/input.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/support/input.hpp"
 
 namespace ssec::live {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The outputs of check: JSON, JUnit XML (through the tools' one JUnit
-// writer, ssec/junit.hpp) and text.
+// writer, ssec/report/junit.hpp) and text.
 #include <algorithm>
 #include <sstream>
 
-#include "ssec/junit.hpp"
+#include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
-#include "ssec/text.hpp"
-#include "ssec/wire_json.hpp"
+#include "ssec/report/junit.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::live {
 

@@ -6,7 +6,7 @@
 #include "check_internal.hpp"
 #include "sse/dialect/validator.hpp"
 #include "ssec/live/check.hpp"
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::live {
 

@@ -11,9 +11,9 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/decoder.hpp"
-#include "ssec/input.hpp"
-#include "ssec/text.hpp"
-#include "ssec/yaml_reader.hpp"
+#include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::live {
 

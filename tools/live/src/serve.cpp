@@ -13,8 +13,8 @@
 #include "browser_page.hpp"
 #include "sse/parser.hpp"
 #include "ssec/conformance/log.hpp"
-#include "ssec/escape.hpp"
-#include "ssec/json_shape.hpp"
+#include "ssec/report/json_shape.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::live {
 

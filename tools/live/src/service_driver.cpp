@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ssec/http_client.hpp"
-#include "ssec/http_server.hpp"
+#include "ssec/http/client.hpp"
+#include "ssec/http/server.hpp"
 
 namespace ssec::live {
 

@@ -19,9 +19,9 @@
 #include "rules_follower.hpp"
 #include "sse/chunking.hpp"
 #include "sse/dialect/catalog.hpp"
-#include "ssec/escape.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
+#include "ssec/support/escape.hpp"
 #include "unterminated_by_search.hpp"
 
 namespace {

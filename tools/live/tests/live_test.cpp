@@ -24,7 +24,7 @@
 #include "sse/dialect/validator.hpp"
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/http_client.hpp"
+#include "ssec/http/client.hpp"
 #include "ssec/live/capture.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/serve.hpp"

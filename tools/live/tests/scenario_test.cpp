@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "sse/dialect/validator.hpp"
-#include "ssec/http_server.hpp"
+#include "ssec/http/server.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/scenario.hpp"
 #include "ssec/live/serve.hpp"

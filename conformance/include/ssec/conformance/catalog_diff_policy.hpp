@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ssec/conformance/catalog_diff.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sse/dialect/catalog.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 

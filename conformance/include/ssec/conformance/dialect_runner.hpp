@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Running a dialect-layer case (chat, code, agent, workflow) against the
-// reference decoder and producer validator (parser/dialect), the dialect of
+// reference decoder and producer validator (dialects/), the dialect of
 // the case's layer taken from the built-in catalogs.
 #pragma once
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ssec/conformance/case.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 

@@ -16,8 +16,8 @@
 #include "sse/errc.hpp"
 #include "sse/event.hpp"
 #include "sse/recording.hpp"
-#include "ssec/escape.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/escape.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 
@@ -89,7 +89,7 @@ struct parsed_log {
 /// than N" at the value that would cross it.
 ssec::result<parsed_log> parse_log(std::string_view text, std::uint64_t max_bytes = std::uint64_t{256} << 20);
 
-/// A string value in log syntax (ssec/escape.hpp, the one escaper).
+/// A string value in log syntax (ssec/support/escape.hpp, the one escaper).
 using ssec::quote;
 
 /// One line in canonical form (what parse_log reads back to the same value).

@@ -15,7 +15,7 @@
 #include "sse/recording.hpp"
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/log.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 

@@ -10,7 +10,7 @@
 
 #include "sse/dialect/catalog.hpp"
 #include "ssec/conformance/loader.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
 

@@ -25,7 +25,7 @@
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/probes.hpp"
 #include "ssec/conformance/runner.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::certify {
 

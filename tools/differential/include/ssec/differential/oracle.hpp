@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sse/dialect/catalog.hpp"
-#include "ssec/adapter_process.hpp"
+#include "ssec/adapter/process.hpp"
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/grading.hpp"
 #include "ssec/differential/generator.hpp"

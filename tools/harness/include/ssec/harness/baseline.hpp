@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ssec/harness/engine.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::harness {
 

@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "ssec/adapter_process.hpp"
+#include "ssec/adapter/process.hpp"
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/runner.hpp"
 #include "ssec/harness/grading.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::harness {
 

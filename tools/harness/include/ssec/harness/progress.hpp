@@ -15,7 +15,7 @@
 #include <string_view>
 #include <utility>
 
-#include "ssec/text.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::harness {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ssec/harness/engine.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::harness {
 

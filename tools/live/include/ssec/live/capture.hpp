@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::live {
 

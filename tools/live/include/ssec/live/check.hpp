@@ -21,9 +21,9 @@
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/validator.hpp"
 #include "sse/parser.hpp"
-#include "ssec/http_client.hpp"
+#include "ssec/http/client.hpp"
 #include "ssec/live/capture.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::live {
 
@@ -271,7 +271,7 @@ check_report redact(check_report r, const std::vector<std::string>& secrets);
 /// The report as JSON (tools/docs/check.md documents the members).
 nlohmann::ordered_json to_json(const check_report& r);
 // Outputs (check_report.cpp), written through the tools' one JUnit writer
-// (ssec/junit.hpp).
+// (ssec/report/junit.hpp).
 
 /// The report as a JUnit XML document: one testsuite, one testcase per
 /// check level (response, wire, producer rules, and resume when tried),

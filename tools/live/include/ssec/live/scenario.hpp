@@ -19,7 +19,7 @@
 #include "sse/dialect/catalog.hpp"
 #include "sse/parser.hpp"
 #include "ssec/live/check.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::live {
 

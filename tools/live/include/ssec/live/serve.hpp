@@ -15,8 +15,8 @@
 
 #include "ssec/conformance/case.hpp"
 #include "ssec/conformance/grading.hpp"
-#include "ssec/http_server.hpp"
-#include "ssec/result.hpp"
+#include "ssec/http/server.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::live {
 

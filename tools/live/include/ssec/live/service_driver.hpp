@@ -9,7 +9,7 @@
 
 #include "ssec/conformance/case.hpp"
 #include "ssec/live/serve.hpp"
-#include "ssec/result.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::live {
 
