@@ -94,7 +94,7 @@ std::string with_fuzz_variable(std::string_view text) {
 // parsing, linear in the input, and a fuzzer mutating a 26 KB catalog or a
 // 14 KB case file runs a few hundred times a CPU-second where 1-5 KB slices
 // run several times faster and reach more code in the same time
-// (tools/docs/benchmarks.md, issue 17 target 1). Only slices that load are
+// (tools/docs/benchmarks.md, "The fuzz harnesses"). Only slices that load are
 // kept, so every seed starts the fuzzer inside the format.
 
 bool catalog_loads(const std::string& text) {

@@ -6,8 +6,8 @@
 // Speed: the file's build budget is 1 MiB here, not the 128 MiB a case file
 // gets (tools/docs/resources.md). Booking and refusing are the same code at
 // any budget, but at 128 MiB every execution of a seed that repeats a string
-// to 64 MiB built 128 MiB first: one such seed took most of the harness's
-// time (tools/docs/benchmarks.md, issue 17 target 1).
+// to 64 MiB would build 128 MiB first, and one such seed would take most of
+// the harness's time (tools/docs/benchmarks.md, "The fuzz harnesses").
 #include <cstdint>
 #include <numeric>
 #include <string>

@@ -57,8 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   // 32 KiB, not the 16 MiB a scenario file may build: the same booking and
   // refusals, without building megabytes of copied headers or bodies on
   // every execution of a seed that asks for them; the bomb seeds are sized
-  // to it, one just under, the others over (tools/docs/benchmarks.md,
-  // issue 17 target 1: with 1 MiB, their executions were most of the time).
+  // to it, one just under, the others over (tools/docs/benchmarks.md, "The
+  // fuzz harnesses": at 1 MiB their executions take most of the time).
   constexpr std::uint64_t build_budget = std::uint64_t{32} << 10;
   const auto result = ssec::live::load_scenario_text(text, "fuzz.yaml", scratch_base_dir(), nullptr, build_budget);
   const auto& f = result.value;

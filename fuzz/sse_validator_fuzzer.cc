@@ -8,10 +8,10 @@
 // stream.
 //
 // Speed: the frames' JSON is written directly, the bytes nlohmann_json's
-// dump() gave when the harness built objects (members in key order, a
-// repeated key's last value), and the two reports are compared member by
-// member; building and dumping JSON was most of the harness's time
-// (tools/docs/benchmarks.md, target 1).
+// dump() gives for the same objects (members in key order, a repeated key's
+// last value), and the two reports are compared member by member; building
+// and dumping JSON would be most of the harness's time
+// (tools/docs/benchmarks.md, "The fuzz harnesses").
 #include <algorithm>
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,8 @@
 // Build step: compiles the catalogs into the dialect library, each as its
 // text and its YAML tree (ssec::yaml::compile_document), so a program reads
 // no catalog file and parses no YAML to load the built-in set. Parsing them
-// took most of every command's start-up (tools/docs/benchmarks.md).
+// would be most of every command's start-up (tools/docs/benchmarks.md,
+// "Start-up").
 //
 //   ssec_compile_catalogs OUTPUT.cpp ROOT CATALOG.yaml...
 //

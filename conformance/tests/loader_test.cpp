@@ -221,10 +221,10 @@ TEST(loader, rejects_chunks_with_invisible_or_folded_text) {
   expect_one_error(load(replace(valid, "\"data: a\\r\"", "\"data:\n    a\"")), 7, "one line");
 }
 
-// Issue 16, item 2: a file's inputs are booked against its budget (128 MiB)
-// before they are built: the third 48 MiB repeat is refused at its count,
-// the first two having taken 96 MiB; before, every repeat was built (sixty
-// of them took 3.8 GB from a 2.3 KB file).
+// A file's inputs are booked against its budget (128 MiB) before they are
+// built: the third 48 MiB repeat is refused at its count, the first two
+// having taken 96 MiB. Built as read, sixty such repeats take 3.8 GB from a
+// 2.3 KB file.
 TEST(loader, a_file_builds_at_most_its_budget_refused_at_the_repeat_that_crosses_it) {
   std::string text;
   const char* ids[] = {"K7P2", "K7P3", "K7P4"};

@@ -62,7 +62,7 @@ TEST(log, reads_escapes_and_repeats) {
   EXPECT_EQ(std::get<conf::log_comment>(log[1]).text, "abababc");
 }
 
-// Issue 16, item 2: many repeats in one log are bounded as a whole, before
+// Many repeats in one log are bounded as a whole, before
 // each is built, so a case file of sixty `"x"*200000000` lines is refused
 // without allocating them.
 TEST(log, the_values_of_a_whole_log_are_bounded_before_they_are_built) {
@@ -195,7 +195,7 @@ TEST(log, finds_the_first_differing_line) {
   EXPECT_EQ(diff->detail,
             "data differs at byte 6 (expected 11 bytes, got 11 bytes): expected \"hello world\", got \"hello there\"");
   EXPECT_EQ(diff->got_arranged.size(), 3u);
-  // One byte is "1 byte" (issue 15, item 17).
+  // One byte is "1 byte".
   const auto one = conf::compare_logs({ev("m", "message")}, {ev("m", "y")});
   ASSERT_TRUE(one);
   EXPECT_EQ(one->detail, "data differs at byte 0 (expected 7 bytes, got 1 byte): expected \"message\", got \"y\"");

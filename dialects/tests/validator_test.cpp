@@ -393,8 +393,8 @@ TEST(validator, a_sample_is_not_graded_at_its_end) {
   EXPECT_TRUE(rules_broken(whole).contains("AGENT-DONE-LAST")) << describe(whole);
 }
 
-// Issue 16, item 3: findings of one rule beyond the cap are counted, not
-// stored; the counts and the verdict include them.
+// Findings of one rule beyond the cap are counted, not stored; the counts
+// and the verdict include them.
 TEST(validator, findings_beyond_a_rules_cap_are_counted_not_stored) {
   std::string bad;
   for (int i = 0; i < 1000; ++i) bad += f("not json");
@@ -409,10 +409,10 @@ TEST(validator, findings_beyond_a_rules_cap_are_counted_not_stored) {
   EXPECT_FALSE(report.conforming());
 }
 
-// Issue 16, items 3 and 12: fed piece by piece, at any piece size, the
-// stream validator finds what validate_stream finds on the whole stream,
-// and a sample cut anywhere in a conforming stream breaks no rule, in every
-// dialect (the end-of-stream rules are not run on it).
+// Fed piece by piece, at any piece size, the stream validator finds what
+// validate_stream finds on the whole stream, and a sample cut anywhere in a
+// conforming stream breaks no rule, in every dialect (the end-of-stream rules
+// are not run on it).
 TEST(validator, the_stream_validator_agrees_with_the_whole_stream_and_samples_break_nothing) {
   const std::pair<const char*, const std::string*> streams[] = {
       {"chat", &chat_ok}, {"workflow", &workflow_ok}, {"agent", &agent_ok}};
@@ -534,12 +534,14 @@ TEST(validator, validate_pieces_is_validate_stream_of_the_concatenation) {
 
 // A stream_validator's report does not hang on where its feeds stop, which
 // `check` (each read as it comes) and `validate` (64 KiB reads) rely on to
-// give validate_stream's report. Two things used to: a frame whose blank line
-// ends in CR at the end of a feed, judged before the LF after it was seen
-// (its block and the line ends it names), and a block longer than what is
-// kept, whose start went at the end of any feed. Here: small limits (768
-// bytes kept), blocks of unread fields' lines past that across the 1 MiB slices,
-// CR, CRLF and LF line ends, fed whole, in fixed and seeded random pieces.
+// give validate_stream's report. Two things would otherwise depend on it: a
+// frame whose blank line ends in CR at the end of a feed (held back until the
+// next byte says whether an LF follows, so its block and the line ends it
+// names are the same), and a block longer than what is kept (its start cut
+// only at each MiB of the stream, not at the end of a feed). Here: small
+// limits (768 bytes kept), blocks of unread fields' lines past that across the
+// 1 MiB slices, CR, CRLF and LF line ends, fed whole, in fixed and seeded
+// random pieces.
 TEST(validator, a_stream_validator_reports_the_same_however_it_is_fed) {
   sse::limits lim;
   lim.max_line = 256;

@@ -403,9 +403,9 @@ TEST(Linearity, FourMebibyteLineFedOneByteAtATimeCompletes) {
   EXPECT_EQ(got.events[0].data.find_first_not_of('x'), std::string::npos);
 }
 
-// Issue 16, item 4: `parse --chunk N` and `--split-seed S` cut a file as it
-// is read; the chunks must be those of the whole-stream cutters, whatever
-// the size of the pieces the file arrives in.
+// `parse --chunk N` and `--split-seed S` cut a file as it is read; the
+// chunks must be those of the whole-stream cutters, whatever the size of the
+// pieces the file arrives in.
 TEST(chunking, recutter_gives_the_chunks_of_the_whole_stream_from_pieces_of_any_size) {
   std::string stream;
   for (int i = 0; i < 3000; ++i) stream += "data: " + std::to_string(i * 7919) + "\r\n\n";

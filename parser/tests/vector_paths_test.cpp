@@ -317,8 +317,9 @@ TEST(VectorPaths, ChunkedParsesLikeByteByByteFeedingOnSeededStreams) {
   }
 }
 
-// Guards any UTF-8 check coarser than a line (one span per chunk was tried,
-// benchmarks.md, fourth session). Each stream here has one broken line among
+// Guards any UTF-8 check coarser than a line (one span per chunk or per
+// window of lines: benchmarks.md, "Tried and not kept"). Each stream here has
+// one broken line among
 // valid non-ASCII ones (or none), at every position relative to the chunk
 // boundaries: the
 // repair and its diagnostic must land on that line, at its offset, whatever

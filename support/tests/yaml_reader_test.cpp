@@ -161,7 +161,7 @@ TEST(yaml_errors, an_empty_value_is_reported_at_its_key) {
 
 }  // namespace
 
-// --- Bounds (issue 16, item 2) ----------------------------------------------
+// --- Bounds ---------------------------------------------------------------
 
 // `levels` levels of anchors, each a list of ten aliases to the one below:
 // 10^levels copies of "lol" from a few hundred bytes (billion laughs).

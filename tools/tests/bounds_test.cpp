@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Hostile input (issue 16, items 2-5 and 12), run as a user runs the tool:
+// Hostile input, run as a user runs the tool:
 // memory is bounded by the tool's limits, not by what a few bytes of YAML
 // expand to or by how many events and findings a stream holds. Peak memory
 // is read from getrusage(RUSAGE_CHILDREN) of a child process that runs the
 // command; the bounds are generous (a debug or sanitizer build), far below
-// what the unbounded code took. Nothing here is timed.
+// what unbounded code takes. Nothing here is timed.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -99,7 +99,8 @@ std::string catalog_alias_bomb(int levels) {
   return text;
 }
 
-// Item 2: before, seven levels took 1.67 GB and eight ended in bad_alloc.
+// Without the alias measure, seven levels take 1.67 GB and eight end in
+// bad_alloc.
 TEST_F(bounds, a_catalog_alias_bomb_is_refused_naming_file_and_line) {
   write("bomb.yaml", catalog_alias_bomb(8));
   const auto m = run_measured(quote(tool) + " validate --dialect chat --catalog bomb.yaml /dev/null");
@@ -111,8 +112,8 @@ TEST_F(bounds, a_catalog_alias_bomb_is_refused_naming_file_and_line) {
   }
 }
 
-// Item 2: sixty 64 MB repeats in a 2.5 KB case file; before, exit 134
-// (bad_alloc) after allocating them all.
+// Sixty 64 MB repeats in a 2.5 KB case file; built before they are booked,
+// they end in exit 134 (bad_alloc) after allocating them all.
 TEST_F(bounds, a_case_file_repeat_bomb_is_refused_before_it_is_built) {
   std::string inputs;
   for (int i = 0; i < 60; ++i) inputs += std::string(i > 0 ? ", " : "") + "{repeat: \"abcdefgh\", times: 8000000}";
@@ -139,9 +140,9 @@ std::string one_byte_events(std::size_t bytes) {
   return s;
 }
 
-// Item 3: before, 8 MiB of `data: a\n\n` took 288 MB at the wire layer (and
-// 64 MiB 1.86 GB; 6.0 GB with --dialect agent): every event and every
-// finding was kept. Now the findings of one rule beyond 100 are counted.
+// Keeping every event and every finding, 8 MiB of `data: a\n\n` takes
+// 288 MB at the wire layer (64 MiB: 1.86 GB; 6.0 GB with --dialect agent);
+// check keeps neither, and counts the findings of one rule beyond 100.
 TEST_F(bounds, check_memory_does_not_grow_with_events_or_findings) {
   write("a.sse", one_byte_events(std::size_t{8} << 20));
   for (const char* dialect : {"wire", "agent"}) {
@@ -157,8 +158,8 @@ TEST_F(bounds, check_memory_does_not_grow_with_events_or_findings) {
   }
 }
 
-// Items 3 and 4: validate streams its input; findings beyond a rule's cap
-// are counted. Before, the whole file was read first and every finding kept.
+// validate streams its input; findings beyond a rule's cap are counted, not
+// kept, and the file is never read whole first.
 TEST_F(bounds, validate_streams_and_counts_findings_beyond_the_cap) {
   write("a.sse", one_byte_events(std::size_t{8} << 20));
   const auto m = run_measured(quote(tool) + " validate --dialect agent --json a.sse");
@@ -172,8 +173,8 @@ TEST_F(bounds, validate_streams_and_counts_findings_beyond_the_cap) {
   }
 }
 
-// Item 4: `validate` of an endless line stops at --max-line having read
-// only that far; before it read all 200 MB first.
+// `validate` of an endless line stops at --max-line having read only that
+// far, not all 200 MB first.
 TEST_F(bounds, validate_stops_reading_at_the_limit) {
   const auto m = run_measured("sh -c " + quote("head -c 200000000 /dev/zero | " + quote(tool) +
                                                " validate --dialect agent --max-line 1048576 -"));
@@ -184,8 +185,9 @@ TEST_F(bounds, validate_stops_reading_at_the_limit) {
   }
 }
 
-// Item 4: before, `parse --chunk 1` held 17.5 times its input (46 MB for
-// 2 MiB, 152 MB for 8 MiB). The bound leaves room for the test process's
+// `parse --chunk 1` streams the file; a file held whole and cut into a list
+// of one-byte chunks (a 16-byte view each) takes 17.5 times its size (46 MB
+// for 2 MiB, 152 MB for 8 MiB). The bound leaves room for the test process's
 // own pages, which a forked child's peak includes until it execs.
 TEST_F(bounds, parse_chunk_1_streams_the_file) {
   write("a.sse", one_byte_events(std::size_t{4} << 20));
@@ -199,7 +201,7 @@ TEST_F(bounds, parse_chunk_1_streams_the_file) {
   }
 }
 
-// Item 5: a 10 MB `retry:` value is quoted, clipped, in one short line.
+// A 10 MB `retry:` value is quoted, clipped, in one short line.
 TEST_F(bounds, a_diagnostic_quotes_a_bounded_prefix) {
   const std::size_t digits = 10000000;  // 10 MB of one retry value
   write("retry.sse", "retry: " + std::string(digits, '1') + "x\n\ndata: a\n\n");
@@ -210,7 +212,7 @@ TEST_F(bounds, a_diagnostic_quotes_a_bounded_prefix) {
       << r.err.substr(0, 500);
 }
 
-// Item 3: a report that cannot be written is an error that says so.
+// A report that cannot be written is an error that says so.
 TEST_F(bounds, a_failed_write_of_the_output_is_an_error_that_says_so) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   write("a.sse", "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n");
@@ -227,7 +229,7 @@ TEST_F(bounds, a_failed_write_of_the_output_is_an_error_that_says_so) {
   EXPECT_NE(json.err.find("/dev/full: cannot write: No space left on device"), std::string::npos) << json.err;
 }
 
-// Item 12: a conforming stream cut by the tool's own limits (--max-bytes,
+// A conforming stream cut by the tool's own limits (--max-bytes,
 // --max-events) breaks no end-of-stream rule, in check and validate, for
 // every dialect; the verdict says the stream was sampled.
 TEST_F(bounds, a_sample_cut_by_the_tools_limits_breaks_no_rule) {

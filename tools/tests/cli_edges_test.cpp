@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The rough edges of the command line (issue 15), run as a user runs them:
+// The rough edges of the command line, run as a user runs them:
 // `-` as standard output, one output there at a time, help and mistyped
 // commands, numeric ranges, URL schemes, captures given to validate, the
 // tool's own limits and samples, plurals, and progress off a terminal.
@@ -31,7 +31,7 @@ class cli_edges : public tool_test {
   }
 };
 
-// 1. `-` is standard output for run's reports; two reports there at once are refused.
+// `-` is standard output for run's reports; two reports there at once are refused.
 TEST_F(cli_edges, run_json_dash_writes_to_stdout_and_no_file_named_dash) {
   const auto r = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --json - --no-progress");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -71,7 +71,7 @@ TEST_F(cli_edges, check_json_dash_is_one_json_document) {
   EXPECT_EQ(j["summary"]["conforming"], true);
 }
 
-// 4. The tool's own line limit stops reading: said so, the producer not blamed, exit 2.
+// The tool's own line limit stops reading: said so, the producer not blamed, exit 2.
 TEST_F(cli_edges, validate_says_its_own_limit_stopped_reading) {
   const auto r = run("validate --dialect agent --max-line 10 '" + example.string() + "'");
   EXPECT_EQ(r.status, 2) << r.out << r.err;
@@ -80,7 +80,7 @@ TEST_F(cli_edges, validate_says_its_own_limit_stopped_reading) {
   EXPECT_NE(r.out.find("not graded to the end (a limit stopped reading)"), std::string::npos) << r.out;
 }
 
-// 5. A sampled check does not grade the end it did not read.
+// A sampled check does not grade the end it did not read.
 TEST_F(cli_edges, check_max_events_is_a_sample_not_a_failure) {
   const auto r = run("check --dialect agent --max-events 3 - < '" + example.string() + "'");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -89,7 +89,7 @@ TEST_F(cli_edges, check_max_events_is_a_sample_not_a_failure) {
   EXPECT_NE(r.out.find("sampled: 7 events read, end of stream not graded"), std::string::npos) << r.out;
 }
 
-// 8. help, help SUB, and the nearest subcommand for a typo.
+// help, help SUB, and the nearest subcommand for a typo.
 TEST_F(cli_edges, help_and_mistyped_commands) {
   const auto h = run("help");
   EXPECT_EQ(h.status, 0);
@@ -125,15 +125,15 @@ TEST_F(cli_edges, numeric_options_say_their_valid_range) {
   EXPECT_EQ(idle.status, 2);
 }
 
-// 10. Only http and https.
+// Only http and https.
 TEST_F(cli_edges, check_refuses_other_url_schemes) {
   const auto r = run("check --dialect wire --url ftp://127.0.0.1/x");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("only http:// and https://"), std::string::npos) << r.err;
 }
 
-// 11. When its data cannot be read, `cases` prints its error and no table of
-// zeros. (From any directory it now finds its data: tools/docs/cli.md, "Where
+// When its data cannot be read, `cases` prints its error and no table of
+// zeros. (From any directory it finds its data: tools/docs/cli.md, "Where
 // the data comes from"; an empty SSEC_DATA_DIR stands for a data directory
 // that is not there.)
 TEST_F(cli_edges, cases_outside_the_repository_prints_only_the_error) {
@@ -144,7 +144,7 @@ TEST_F(cli_edges, cases_outside_the_repository_prints_only_the_error) {
   EXPECT_FALSE(r.err.empty());
 }
 
-// 12. validate reads a `check --record` capture as check --file does.
+// validate reads a `check --record` capture as check --file does.
 TEST_F(cli_edges, validate_reads_a_capture) {
   const auto rec = run("check --dialect agent --record rec.jsonl - < '" + example.string() + "'");
   ASSERT_EQ(rec.status, 0) << rec.out << rec.err;
@@ -211,7 +211,7 @@ TEST_F(cli_edges, the_reference_adapter_refuses_a_request_line_longer_than_its_b
   EXPECT_EQ(run("adapter --max-request-bytes 0", "true | ").status, 2);
 }
 
-// 17. One of a thing is singular; the JUnit suite is not named twice.
+// One of a thing is singular; the JUnit suite is not named twice.
 TEST_F(cli_edges, plurals_are_right) {
   const fs::path one = write("one.sse", "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n");
   const auto r = run("check --dialect wire --file one.sse");
@@ -229,7 +229,7 @@ TEST_F(cli_edges, plurals_are_right) {
   EXPECT_NE(s.out.find("sse-conform serve: 1 case at http://"), std::string::npos) << s.out << s.err;
 }
 
-// 16. The overall timeout is opt-in; the idle timeout is the default guard.
+// The overall timeout is opt-in; the idle timeout is the default guard.
 TEST_F(cli_edges, check_overall_timeout_is_off_by_default) {
   const auto r = run("check --help");
   EXPECT_NE(r.out.find("--timeout-s"), std::string::npos);
@@ -273,7 +273,7 @@ TEST_F(cli_edges, check_prints_findings_as_they_happen) {
   EXPECT_NE(r.out.find("frame 1, byte 0: AGENT-RUNID-PRESENT"), std::string::npos) << r.out;  // and in the report
 }
 
-// 1. `fuzz --json -`: the JSON alone on standard output, the text summary on stderr.
+// `fuzz --json -`: the JSON alone on standard output, the text summary on stderr.
 TEST_F(cli_edges, fuzz_json_dash_is_one_json_document) {
   const auto r = run("fuzz --impl \"'" + tool + "' adapter\" --max-execs 20 --budget 5 --no-progress --json - --out f");
   EXPECT_EQ(r.status, 0) << r.err;

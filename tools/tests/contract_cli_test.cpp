@@ -8,7 +8,7 @@
 //   file:line:column and the command exits 2;
 // - `rules` and `explain`: every rule with its severity, basis, the words or
 //   the decision it rests on, and the cases that pin it (rules_format 1);
-// - verdicts that claim only what the documents say (issue 11, part 1):
+// - verdicts that claim only what the documents say:
 //   streams the documents allow exit 0, with SHOULD findings where the
 //   catalog's readings see something; --strict promotes those, saying so.
 #include <gtest/gtest.h>
@@ -157,7 +157,7 @@ TEST_F(contract_cli, a_catalog_with_decisions_and_no_decisions_file_beside_it_is
 }
 
 // generate-cases and coverage take the contract of their spec folder through
-// the same checks (before: they loaded the catalogs and skipped them).
+// the same checks as every command, not only loading its catalogs.
 TEST_F(contract_cli, generate_cases_and_coverage_check_the_decisions_of_their_spec_folder) {
   team(gadget_catalog, "# Decisions\n\n## something-else\n");
   fs::copy_file(source_dir / "spec/tags.yaml", dir_ / "team/tags.yaml");

@@ -362,8 +362,8 @@ TEST(harness_units, browser_results_of_dialect_and_limits_cases_are_skipped) {
   }
 }
 
-// Result lines name a case by its path (what serve writes now) or by its
-// older test name (files written before): both read as the same case.
+// Result lines name a case by its path (what serve writes) or by its older
+// test name (what older files hold): both read as the same case.
 TEST(harness_units, browser_result_lines_name_cases_by_path_or_old_name) {
   std::vector<ssec::error> errors;
   const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
@@ -446,9 +446,9 @@ TEST_F(harness, the_matrix_takes_run_reports_and_browser_results) {
             2);
 }
 
-// Issue 17, target 6: `--shard K/N` over the real case set: the N shards'
-// lists are the unsharded list, no case twice; their JSON reports merge
-// back into one column with --matrix-from, equal to the unsharded run's.
+// `--shard K/N` over the real case set: the N shards' lists are the
+// unsharded list, no case twice; their JSON reports merge back into one
+// column with --matrix-from, equal to the unsharded run's.
 TEST_F(harness, shards_cover_the_suite_once_and_their_reports_merge) {
   const auto list = [](const std::string& extra) {
     const std::string out = (fs::temp_directory_path() / ("ssec_shard_list_" + std::to_string(::getpid()))).string();
@@ -494,10 +494,10 @@ TEST_F(harness, shards_cover_the_suite_once_and_their_reports_merge) {
   EXPECT_EQ(shell(matrix + out + "1.json " + out + "1.json " + out + "2.json --matrix-out /dev/null 2>/dev/null"), 2);
 }
 
-// Issue 16, item 10: `run` stopped by SIGTERM forwards it to the adapters'
-// process groups, kills what ignores it, writes the reports of the cases that
-// finished marked interrupted, and exits 128 + 15. The adapter here ignores
-// SIGTERM (so the kill after the grace is needed) and hangs on the last case.
+// `run` stopped by SIGTERM forwards it to the adapters' process groups,
+// kills what ignores it, writes the reports of the cases that finished marked
+// interrupted, and exits 128 + 15. The adapter here ignores SIGTERM (so the
+// kill after the grace is needed) and hangs on the last case.
 TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_interrupted) {
   const fs::path pids = dir_ / "interrupt-pids.txt";
   const fs::path hung = dir_ / "interrupt-hung.txt";
@@ -707,7 +707,7 @@ TEST(harness_units, a_report_of_the_wrong_shape_is_named_before_it_is_read) {
 }
 
 // The matrix, like every report, says how many MUST cases each column graded
-// and why the others were not (issue 11, part 3).
+// and why the others were not.
 TEST(harness_units, the_matrix_says_how_many_must_cases_each_column_graded) {
   const auto c = [](const std::string& id, const std::string& verdict, const std::string& outcome,
                     const std::string& reason) {

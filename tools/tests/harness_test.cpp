@@ -272,7 +272,7 @@ TEST_F(harness, jobs_give_the_same_results_in_the_same_order) {
   EXPECT_EQ(r.cases[3].outcome, h::outcome::pass);
 }
 
-// Issue 16, item 11: an adapter that answers a request twice. Its extra
+// An adapter that answers a request twice. Its extra
 // answer names the request it belongs to: that request's case is the
 // adapter's error, and the next request still gets its own answer.
 TEST_F(harness, an_extra_answer_is_blamed_on_the_request_it_names_not_on_the_next) {
@@ -332,7 +332,7 @@ TEST_F(harness, pipelining_sends_several_requests_and_changes_no_result) {
   EXPECT_NE(run(broken("badflight")).setup_error.find("max_in_flight"), std::string::npos);
 }
 
-// Issue 17, target 6: --shard K/N splits by case id, stably; the N shards
+// --shard K/N splits by case id, stably; the N shards
 // together are the unsharded selection, each case in exactly one.
 TEST_F(harness, shards_partition_the_selection) {
   const auto all = h::select_cases(loaded_->value, {});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hostile input and faults (issue 16) as a user meets them: `sse-conform
+// Hostile input and faults as a user meets them: `sse-conform
 // serve` run as a process and attacked over real sockets (a bad post, slow
 // clients, stalled connections during shutdown), and `check` given a URL
 // that does not parse. Bounds here are generous deadlines on outcomes (the
@@ -108,7 +108,7 @@ std::string post_results(std::uint16_t port, const std::string& body) {
 
 const std::string get_cases = "GET /cases.json HTTP/1.1\r\nHost: x\r\n\r\n";
 
-// Item 1: a post with the wrong JSON types is a 400 naming the member, and
+// A post with the wrong JSON types is a 400 naming the member, and
 // the server is still there for the next client.
 TEST(hostile_serve, a_post_with_wrong_types_is_400_and_the_server_goes_on) {
   serve_process serve({});
@@ -135,7 +135,7 @@ TEST(hostile_serve, a_post_with_wrong_types_is_400_and_the_server_goes_on) {
   EXPECT_NE(good.find(R"({"graded":1})"), std::string::npos) << good;
 }
 
-// Item 6: a hundred connections that never finish their request head do not
+// A hundred connections that never finish their request head do not
 // lock a well-behaved client out.
 TEST(hostile_serve, a_good_client_is_served_while_100_slow_ones_hold_connections) {
   serve_process serve({});
@@ -151,7 +151,7 @@ TEST(hostile_serve, a_good_client_is_served_while_100_slow_ones_hold_connections
   }
 }
 
-// Item 7: SIGTERM, SIGINT and --duration-s end serve even while one client
+// SIGTERM, SIGINT and --duration-s end serve even while one client
 // reads nothing of an endless stream and another never finishes its head.
 struct stop_way {
   std::string name;
@@ -187,7 +187,7 @@ class hostile_check : public tool_test {
   hostile_check() : tool_test("ssec-hostile-") {}
 };
 
-// Item 13: a URL that does not parse is a usage error (exit 2) naming the
+// A URL that does not parse is a usage error (exit 2) naming the
 // URL and why, before any connection.
 TEST_F(hostile_check, a_url_that_does_not_parse_is_a_usage_error) {
   const std::vector<std::pair<std::string, std::string>> urls{

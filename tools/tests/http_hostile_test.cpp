@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The loopback HTTP server against hostile and unlucky clients (issue 16,
-// items 1, 6, 7): every malformed request is a 4xx naming what is wrong, a
+// The loopback HTTP server against hostile and unlucky clients: every
+// malformed request is a 4xx naming what is wrong, a
 // handler's exception costs one request, slow senders and stalled readers
 // cannot hold the server, and stop() never waits on a client. Deadlines in
 // these tests are generous bounds on outcomes, never measurements.
@@ -165,7 +165,7 @@ TEST(http_hostile, percent_encode_leaves_nothing_that_ends_a_line) {
   EXPECT_EQ(http::percent_decode(encoded), bytes);
 }
 
-// Item 6: a hundred clients that never finish their request head do not
+// A hundred clients that never finish their request head do not
 // lock out a client that sends its request at once.
 TEST(http_hostile, slow_clients_do_not_lock_out_a_good_one) {
   auto s = echo_server();  // the defaults: 64 connections, 10 s for a head
@@ -183,7 +183,7 @@ TEST(http_hostile, slow_clients_do_not_lock_out_a_good_one) {
   EXPECT_GE(s->evicted(), 36u);  // at least the surplus made room
 }
 
-// Item 6: the head has one deadline in all, however the bytes trickle in.
+// The head has one deadline in all, however the bytes trickle in.
 TEST(http_hostile, a_head_that_trickles_past_its_deadline_is_408) {
   http::server_limits lim;
   lim.head_timeout = 500ms;
@@ -200,7 +200,7 @@ TEST(http_hostile, a_head_that_trickles_past_its_deadline_is_408) {
   EXPECT_NE(answer.find("did not arrive within 500 ms"), std::string::npos) << answer;
 }
 
-// Item 6: a client that stops reading a stream releases its connection when
+// A client that stops reading a stream releases its connection when
 // the send timeout strikes.
 TEST(http_hostile, a_client_that_stops_reading_is_let_go) {
   std::promise<void> handler_returned;
@@ -222,7 +222,7 @@ TEST(http_hostile, a_client_that_stops_reading_is_let_go) {
   EXPECT_EQ(returned.wait_for(30s), std::future_status::ready) << "the handler is still blocked in a write";
 }
 
-// Item 7: stop() returns while clients hold stalled connections: one that
+// stop() returns while clients hold stalled connections: one that
 // reads nothing of an endless stream, one that never finishes its head.
 TEST(http_hostile, stop_never_waits_on_a_client) {
   auto started = http::server::start([](const http::request&, http::response& res) {
@@ -250,7 +250,7 @@ TEST(http_hostile, stop_never_waits_on_a_client) {
 
 namespace {
 
-// Item 13: URLs that cannot be requested are told apart before any
+// URLs that cannot be requested are told apart before any
 // connection, with libcurl's reason.
 TEST(check_url, only_whole_http_urls_pass) {
   for (const std::string good : {"http://127.0.0.1:8080/x?y=1", "https://example.com", "HTTP://Example.com/a%20b"}) {
@@ -268,7 +268,7 @@ TEST(check_url, only_whole_http_urls_pass) {
   EXPECT_EQ(http::check_url("ftp://example.com/").error().message, "only http:// and https:// URLs can be requested");
 }
 
-// Item 13: response headers beyond the limit (many lines, or one line over
+// Response headers beyond the limit (many lines, or one line over
 // libcurl's own) end the exchange as headers_too_large, never as a reset or
 // "Out of memory".
 TEST(http_hostile, oversized_response_headers_are_reported_as_such) {

@@ -546,8 +546,8 @@ TEST_F(fuzz_cli, the_same_seed_finds_the_same_cases) {
   EXPECT_EQ(texts[0], texts[1]);
 }
 
-// Issue 17, target 6: `fuzz --shard K/N` splits the samples by index: the N
-// shards of one seed and --max-execs run the unsharded samples, each once.
+// `fuzz --shard K/N` splits the samples by index: the N shards of one seed
+// and --max-execs run the unsharded samples, each once.
 TEST(differential_shard, the_shards_samples_are_the_unsharded_ones_once) {
   const std::uint64_t max_execs = 1000;
   for (const std::uint64_t n : {1u, 2u, 3u, 4u, 7u}) {

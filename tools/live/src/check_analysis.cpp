@@ -138,9 +138,9 @@ class digest_visitor {
   }
   // A string goes in as its own hash (string_hash), which does not wait on
   // the running one: only one multiply a string stands in the running
-  // hash's chain, and the strings' own work overlaps it. Before, every
-  // word of every string went through that one chain, and its multiplies'
-  // latency, not the bytes, bounded the re-parses.
+  // hash's chain, and the strings' own work overlaps it. Were every word of
+  // every string put through that one chain, its multiplies' latency, not
+  // the bytes, would bound the re-parses.
   void mix(std::string_view s) noexcept { mix_number(string_hash(s)); }
 
   // In the way of XXH3: the length, then the bytes. Up to 16 bytes, two

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The rough edges of check and serve (issue 15) at the library level: what a
+// The rough edges of check and serve at the library level: what a
 // sampled read does not grade, the silence that ended a read, an error page's
 // body in the finding, and serve's answers to wrong methods, bad fault
 // parameters and the case's one name.
@@ -109,7 +109,7 @@ TEST_F(served, unknown_or_invalid_fault_parameters_are_400_naming_them) {
   EXPECT_TRUE(ask("GET", "/stream/good?delay_ms=1&split=frames").starts_with("HTTP/1.1 200 "));
 }
 
-// Issue 16, item 8: a CR, LF or any control byte in content_type is refused
+// A CR, LF or any control byte in content_type is refused
 // (it would become a header line), and what redirect=1 echoes into Location
 // is percent-encoded, never a second header.
 TEST_F(served, content_type_and_redirect_cannot_split_the_response) {
@@ -232,7 +232,7 @@ TEST(check_body, a_long_error_body_is_clipped_escaped_and_redacted) {
   EXPECT_LT(seen.size(), 300u) << seen;
 }
 
-// Issue 16, item 14: a charset other than UTF-8 on an event stream is a
+// A charset other than UTF-8 on an event stream is a
 // SHOULD finding resting on a decision (spec/DECISIONS.md#http-charset).
 TEST(check_response, a_charset_other_than_utf8_is_a_should_finding) {
   const std::vector<std::pair<std::string, bool>> types{
@@ -259,7 +259,7 @@ TEST(check_response, a_charset_other_than_utf8_is_a_should_finding) {
   }
 }
 
-// Issue 16, item 13: response headers too large to read are reported as
+// Response headers too large to read are reported as
 // that, not as a connection that broke on a frame boundary.
 TEST(check_response, oversized_headers_are_named_not_taken_for_a_reset) {
   auto started = ssec::http::server::start([](const ssec::http::request&, ssec::http::response& res) {

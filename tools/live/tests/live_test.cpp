@@ -536,7 +536,7 @@ TEST(outputs, json_and_junit_carry_the_findings) {
 }
 
 // A decision-based finding promoted by --strict fails the JUnit case too, says
-// it was promoted, and every failure carries its basis (issue 11, part 1).
+// it was promoted, and every failure carries its basis.
 TEST(outputs, junit_fails_promoted_findings_and_names_each_basis) {
   capture c;
   c.source = "t";

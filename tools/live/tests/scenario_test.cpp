@@ -162,7 +162,7 @@ TEST_F(scenario_loader, unknown_key_names_line_and_column) {
             "max_events, max_line, max_event_data)");
 }
 
-// Issue 16, item 2: the scenario loader reads through the shared YAML reader,
+// The scenario loader reads through the shared YAML reader,
 // so an alias bomb (here in request headers, nine levels: 10^9 copies) is
 // refused at the alias that crosses the limit, before any node is copied.
 TEST_F(scenario_loader, an_alias_bomb_is_refused_at_its_line) {
@@ -177,8 +177,8 @@ TEST_F(scenario_loader, an_alias_bomb_is_refused_at_its_line) {
   EXPECT_NE(e.find("aliases repeat over 4 MiB"), std::string::npos) << e;
 }
 
-// Issue 16: a `body_file` is bounded before it is read. A device would be
-// read without end (/dev/zero until memory ran out), a FIFO would block the
+// A `body_file` is bounded before it is read. A device would be read
+// without end (/dev/zero until memory runs out), a FIFO would block the
 // load, and a file larger than the file's budget would be read whole.
 TEST_F(scenario_loader, a_body_file_must_be_a_regular_file_within_the_budget) {
   const std::string head =
@@ -213,7 +213,7 @@ TEST_F(scenario_loader, a_body_file_must_be_a_regular_file_within_the_budget) {
   std::filesystem::remove_all(dir);
 }
 
-// Issue 16: every request copies the defaults' headers, so a file of short
+// Every request copies the defaults' headers, so a file of short
 // requests (or aliases of them) under one long default header builds many
 // times its size; what the requests build is booked against the file's
 // budget first. Here 1 MiB of header copied into 20 requests.
@@ -342,7 +342,7 @@ TEST(scenario_expect, sequence_is_an_ordered_subsequence) {
   EXPECT_EQ(missing.findings[0].offset, 999u);  // the end of the stream: where it was still missing
   EXPECT_NE(missing.findings[1].message.find("`tool_completed`"), std::string::npos);
   EXPECT_EQ(missing.findings[0].seen, "none in 2 events");
-  // One event is "1 event" (issue 15, item 17).
+  // One event is "1 event".
   check_report lone;
   ssec::live::check_expectations(x, typed({"done"}), lone);
   ASSERT_FALSE(lone.findings.empty());

@@ -5,8 +5,9 @@
 // kind of problem across the loaders; keys and names are quoted `so`.
 // The document is read in one pass of yaml-cpp's parser events into a tree of
 // our own (`node`): yaml-cpp's own tree would need a second parse (its
-// builder does not report what the limits below need), and parsing twice was
-// most of every loader's time (tools/docs/benchmarks.md, issue 17 target 1).
+// builder does not report what the limits below need), and parsing twice
+// would double every loader's time (tools/docs/benchmarks.md, "The fuzz
+// harnesses").
 // yaml-cpp throws; nothing here lets a yaml-cpp exception escape, and no
 // yaml-cpp type is in this interface.
 #pragma once
@@ -178,7 +179,8 @@ result<node> load_document(std::string_view text, const std::string& file, docum
 /// A loaded document's tree as bytes, for a build step to compile into a
 /// program: load_compiled() gives back the same nodes (kinds, scalars, tags,
 /// marks, aliases shared) without parsing YAML. Parsing the built-in catalogs
-/// was most of every command's start-up (tools/docs/benchmarks.md). Not an
+/// would be most of every command's start-up (tools/docs/benchmarks.md,
+/// "Start-up"). Not an
 /// interchange format: it follows this reader's tree, so it is written by the
 /// build that reads it, never kept.
 std::string compile_document(const node& document);
