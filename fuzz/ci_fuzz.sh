@@ -1,30 +1,42 @@
 #!/usr/bin/env bash
-# CI fuzzing: builds the harnesses with clang (ASan + UBSan + libFuzzer, the
-# `fuzz` preset) and fuzzes each for a bounded time from its corpus. A finding
-# fails the run and prints the reproducer and the command that replays it.
-# Usage: fuzz/ci_fuzz.sh [SECONDS_PER_TARGET]   (default 30)
+# CI fuzzing: builds the harnesses with clang (ASan + UBSan + libFuzzer) and
+# fuzzes each for a bounded time from its corpus, as many at once as there are
+# cores (each harness is one process on one core). A finding fails the run and
+# prints the reproducer and the command that replays it.
+# Usage: fuzz/ci_fuzz.sh [--preset P] [SECONDS_PER_TARGET]   (default: fuzz, 30)
+#   --preset asan fuzzes the harnesses of the sanitizer build that also ran
+#   the tests (.ci/run), so CI compiles them once; the fuzz preset is the
+#   faster -O2 build for fuzzing by hand.
+#   SSEC_FUZZ_JOBS=N runs N harnesses at once (default: nproc).
 # Memory: the loaders (catalog, case, scenario file) build at most what their
 # budgets allow (tools/docs/resources.md), so they run under a tighter limit
 # than the others: a YAML alias bomb, a repeat bomb or an unbounded body file
-# (issue 16) that slipped past the budgets would exceed it on the seeds that
-# hold one (corpus/<target>/). The fuzz preset builds the tools, whose live
-# library the scenario-file harness links.
+# that slipped past the budgets would exceed it on the seeds that hold one
+# (corpus/<target>/). Both presets build the tools, whose live library the
+# scenario-file harness links.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+preset=fuzz
+if [ "${1:-}" = "--preset" ]; then
+  preset="${2:?usage: fuzz/ci_fuzz.sh [--preset P] [SECONDS]}"
+  shift 2
+fi
 seconds="${1:-30}"
+jobs="${SSEC_FUZZ_JOBS:-$(nproc)}"
 cd "$root"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target all_fuzzers
-bin="$root/build/fuzz/fuzz"
-findings="$root/build/fuzz/findings"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" --target all_fuzzers
+bin="$root/build/$preset/fuzz"
+findings="$root/build/$preset/findings"
 rm -rf "$findings"
 mkdir -p "$findings"
 
-status=0
-for source in fuzz/*_fuzzer.cc; do
-  target="$(basename "$source" .cc)"
+# Fuzzes one harness; prints its one-line result (and the reproducers of a
+# finding) and leaves "$findings/$target.failed" behind on a finding.
+fuzz_one() {
+  local target="$1"
+  local work seeds=() dir log dict max_len memory
   work="$(mktemp -d)"  # new inputs go here; the committed corpus stays untouched
-  seeds=()
   for dir in "corpus/$target" "corpus/regressions/$target"; do
     [ -d "$dir" ] && seeds+=("$dir")
   done
@@ -40,15 +52,30 @@ for source in fuzz/*_fuzzer.cc; do
         "$work" "${seeds[@]/#/../}" > "$log" 2>&1); then
     echo "fuzz: $target: clean ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$') runs, $(grep -o 'cov: [0-9]*' "$log" | tail -1))"
   else
-    status=1
-    echo "fuzz: $target: FINDING"
-    grep -E "PROPERTY FAILED|ERROR: |SUMMARY" "$log" | head -5 || true
-    for reproducer in "$findings/$target-"*; do
-      [ -e "$reproducer" ] || continue
-      echo "  reproducer: $reproducer"
-      echo "  replay:     $bin/$target $reproducer"
-    done
+    touch "$findings/$target.failed"
+    {
+      echo "fuzz: $target: FINDING"
+      grep -E "PROPERTY FAILED|ERROR: |SUMMARY" "$log" | head -5 || true
+      for reproducer in "$findings/$target-"*; do
+        [ -e "$reproducer" ] || continue
+        echo "  reproducer: $reproducer"
+        echo "  replay:     $bin/$target $reproducer"
+      done
+    }
   fi
   rm -rf "$work"
+}
+
+# A signal ends every harness still running.
+trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+for source in fuzz/*_fuzzer.cc; do
+  while (($(jobs -rp | wc -l) >= jobs)); do
+    wait -n || true
+  done
+  fuzz_one "$(basename "$source" .cc)" &
 done
-exit $status
+wait
+if compgen -G "$findings/*.failed" > /dev/null; then
+  exit 1
+fi
+exit 0

@@ -10,7 +10,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$WORK/sse-conform-build"
 
 # CFLAGS/CXXFLAGS come from the environment: CMake takes them as the initial
-# CMAKE_<LANG>_FLAGS, so no sanitizer flag is written here. The tools are
+# CMAKE_<LANG>_FLAGS, so no sanitizer flag is written here. The build type is
+# None, so that the optimisation level is OSS-Fuzz's own (-O1 in $CFLAGS):
+# Release would append -O3 and override it. The tools are
 # configured (only what all_fuzzers needs is built) because the scenario-file
 # loader's harness links their live library (zlib; libcurl's headers, and
 # CLI11 at configure time: the Dockerfiles install them). libcurl itself is
@@ -18,7 +20,7 @@ build="$WORK/sse-conform-build"
 # the harness starts where the runner lacks it; there every scenario URL is
 # refused, naming the missing library.
 cmake -S "$root" -B "$build" -G Ninja \
-  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=None \
   -DSSEC_BUILD_TESTS=OFF -DSSEC_BUILD_TOOLS=ON -DSSEC_BUILD_FUZZERS=ON \
   -DSSEC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
 cmake --build "$build" --target all_fuzzers -j"$(nproc)"
