@@ -20,12 +20,11 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-constexpr std::size_t max_chunk_line = 1024;                  // a chunk-size line with its extensions
-constexpr std::size_t max_drain_bytes = 1024 * 1024;          // read and dropped after a response, at most
-constexpr std::chrono::milliseconds drain_time{1000};         // ... and for at most this long
-constexpr std::chrono::milliseconds stop_grace{1000};         // handlers' time to notice stop()
-constexpr std::chrono::milliseconds busy_send_time{0};        // a 503 to a surplus client: one try, never blocks
-constexpr std::chrono::milliseconds refusal_send_time{1000};  // a 4xx to a client we are done with
+constexpr std::size_t max_chunk_line = 1024;            // a chunk-size line with its extensions
+constexpr std::size_t max_drain_bytes = 1024 * 1024;    // read and dropped after a response, at most
+constexpr std::chrono::milliseconds drain_time{1000};   // ... and for at most this long
+constexpr std::chrono::milliseconds stop_grace{1000};   // handlers' time to notice stop()
+constexpr std::chrono::milliseconds busy_send_time{0};  // a 503 to a surplus client: one try, never blocks
 
 std::string_view reason(int status) {
   switch (status) {
