@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ssec/support/text.hpp"
 #include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance {
@@ -16,11 +17,8 @@ bool is_fingerprint(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// Blanks around a value: a file written on Windows keeps its CRs.
+constexpr std::string_view blanks = " \t\r";
 
 // The YAML form: `ignore:` a list of {fingerprint, reason}.
 void parse_yaml(const std::string& text, const std::string& file, ssec::load_result<std::vector<ignore_entry>>& out) {
@@ -47,11 +45,11 @@ void parse_yaml(const std::string& text, const std::string& file, ssec::load_res
       r.error(m->find("fingerprint")->value, "fingerprint `" + *fp + "` is not 16 lower-case hex digits");
       continue;
     }
-    if (trim(*reason).empty()) {
+    if (ssec::trim(*reason, blanks).empty()) {
       r.error(m->find("reason")->value, "the reason of an ignore entry must not be blank");
       continue;
     }
-    out.value.push_back({*fp, std::string(trim(*reason)), ssec::yaml::reader::line(item)});
+    out.value.push_back({*fp, std::string(ssec::trim(*reason, blanks)), ssec::yaml::reader::line(item)});
   }
 }
 
@@ -60,13 +58,13 @@ void parse_text(std::string_view text, const std::string& file, ssec::load_resul
   std::size_t line_no = 0;
   while (!text.empty()) {
     const auto nl = text.find('\n');
-    const auto line = trim(text.substr(0, nl));
+    const auto line = ssec::trim(text.substr(0, nl), blanks);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
     if (line.empty() || line.front() == '#') continue;
     const auto space = line.find_first_of(" \t");
     const auto fp = line.substr(0, space);
-    const auto reason = space == std::string_view::npos ? std::string_view{} : trim(line.substr(space));
+    const auto reason = space == std::string_view::npos ? std::string_view{} : ssec::trim(line.substr(space), blanks);
     if (!is_fingerprint(fp)) {
       out.errors.push_back(
           {"`" + std::string(fp) + "` is not a fingerprint (16 lower-case hex digits)", file, line_no, 1});
@@ -117,7 +115,7 @@ ssec::load_result<std::vector<ignore_entry>> parse_ignore_file(std::string_view 
   bool yaml = false;
   while (!rest.empty()) {
     const auto nl = rest.find('\n');
-    const auto line = trim(rest.substr(0, nl));
+    const auto line = ssec::trim(rest.substr(0, nl), blanks);
     rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
     if (line.empty() || line.front() == '#') continue;
     yaml = line.starts_with("ignore:");

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "generator_parts.hpp"
+#include "sse/chunking.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/conformance/log.hpp"
 #include "ssec/support/text.hpp"
@@ -38,12 +39,9 @@ struct gen_case {
   stream s;
 };
 
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
+// One splitmix64 step from x: the wire layer's generator, so ids are the same
+// on every platform.
+std::uint64_t mix(std::uint64_t x) { return sse::chunking::splitmix64(x).next(); }
 
 // A 4-character id from the identity's hash, rehashed until it is well formed
 // and unused.

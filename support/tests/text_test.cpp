@@ -37,4 +37,14 @@ TEST(append_repeated, builds_exact_repetitions) {
   EXPECT_EQ(out, "xababab");
 }
 
+TEST(trim, drops_the_blanks_around_a_value_and_keeps_those_inside) {
+  EXPECT_EQ(ssec::trim(" \t text/event-stream \t"), "text/event-stream");
+  EXPECT_EQ(ssec::trim("a b"), "a b");
+  EXPECT_EQ(ssec::trim(" \t "), "");
+  EXPECT_EQ(ssec::trim(""), "");
+  // The default is HTTP's optional white space only: a CR or LF stays.
+  EXPECT_EQ(ssec::trim("\rx\n"), "\rx\n");
+  EXPECT_EQ(ssec::trim("\r x \n", " \r\n"), "x");
+}
+
 }  // namespace

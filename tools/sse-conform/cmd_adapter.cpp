@@ -85,7 +85,7 @@ ordered answer(const json& request, const sse::dialect::catalog& contract) {
     return ordered{{"op", "hello"},
                    {"protocol", adapter_protocol_version},
                    {"name", "sse-conform reference"},
-                   {"version", "0.1.0"},
+                   {"version", SSEC_VERSION},
                    {"layers", layers(contract)},
                    {"capabilities", reference_capabilities()},
                    {"max_in_flight", adapter_max_in_flight}};

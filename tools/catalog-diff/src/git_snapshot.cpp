@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ssec/catalog_diff/git_snapshot.hpp"
+#include "ssec/support/text.hpp"
 
 #include <poll.h>
 #include <sys/wait.h>
@@ -80,10 +81,8 @@ run_result run(const std::vector<std::string>& args) {
   return r;
 }
 
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
+// git's output without the line end (and blanks) around it.
+std::string trimmed(std::string_view s) { return std::string(ssec::trim(s, "\n\r ")); }
 
 ssec::error git_error(const std::string& what, const run_result& r) {
   return {what + (r.err.empty() ? "" : ": " + trimmed(r.err))};

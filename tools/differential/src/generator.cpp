@@ -12,13 +12,6 @@ namespace ssec::differential {
 namespace conf = ssec::conformance;
 using namespace std::string_view_literals;
 
-std::uint64_t rng::next() noexcept {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 std::vector<std::string_view> chunks_of(const sample& s) {
   std::vector<std::string_view> out;
   const std::string_view all(s.bytes);

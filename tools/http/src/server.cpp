@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::http {
 namespace {
@@ -97,12 +98,6 @@ std::string lower(std::string_view s) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 refusal refuse(int status, std::string reason) { return refusal{status, std::move(reason)}; }

@@ -18,6 +18,7 @@
 #include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::live {
 
@@ -75,12 +76,6 @@ using namespace detail;
 
 namespace {
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // The value of parameter `name` of a media type (`text/event-stream;
 // charset="utf-8"`), unquoted; nullopt when absent (RFC 9110, 8.3.1).
 std::optional<std::string> media_parameter(std::string_view type, std::string_view name) {
@@ -90,8 +85,8 @@ std::optional<std::string> media_parameter(std::string_view type, std::string_vi
     at = type.find(';');
     const std::string_view param = type.substr(0, at);
     const auto eq = param.find('=');
-    if (eq == std::string_view::npos || lower(trim(param.substr(0, eq))) != name) continue;
-    std::string value = trim(param.substr(eq + 1));
+    if (eq == std::string_view::npos || lower(std::string(trim(param.substr(0, eq)))) != name) continue;
+    std::string value(trim(param.substr(eq + 1)));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     return value;
   }
@@ -357,7 +352,7 @@ void check_response(const capture& cap, const body_pass& body, check_report& r) 
     return;
   }
   const std::string type = header(cap, "content-type");
-  const std::string media = lower(trim(std::string_view(type).substr(0, type.find(';'))));
+  const std::string media = lower(std::string(trim(std::string_view(type).substr(0, type.find(';')))));
   if (media != "text/event-stream") {
     add(r, {"HTTP-CONTENT-TYPE", "must", std::nullopt, 0,
             "the response must be labelled text/event-stream (EventSource fails the connection otherwise)",
@@ -372,7 +367,7 @@ void check_response(const capture& cap, const body_pass& body, check_report& r) 
               "no charset, or charset=utf-8", type, 0, "decision", "decision, spec/DECISIONS.md#http-charset"});
     }
   }
-  const std::string encoding = lower(trim(header(cap, "content-encoding")));
+  const std::string encoding = lower(std::string(trim(header(cap, "content-encoding"))));
   if (!encoding.empty() && encoding != "identity") {
     add(r, {"HTTP-COMPRESSION", "should", std::nullopt, 0,
             "the stream is compressed: each event must be flushed through the compressor or clients see bursts",

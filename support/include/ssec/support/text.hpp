@@ -14,6 +14,14 @@
 
 namespace ssec {
 
+/// `s` without the leading and trailing bytes that are in `blanks`; by
+/// default HTTP's optional white space, SP and HTAB (RFC 9110, 5.6.3).
+inline std::string_view trim(std::string_view s, std::string_view blanks = " \t") {
+  const std::size_t first = s.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(blanks) - first + 1);
+}
+
 /// Length of the well-formed UTF-8 sequence starting at s[i], or 0 when the
 /// bytes there are not one.
 inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sse/chunking.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/conformance/case.hpp"
 
@@ -35,18 +36,19 @@ std::vector<std::string_view> chunks_of(const sample& s);
 /// The sample whose chunks are `chunks`, in order (empty chunks dropped).
 sample sample_from_chunks(const std::vector<std::string>& chunks);
 
-/// A small deterministic PRNG (splitmix64).
+/// The wire layer's deterministic PRNG (sse::chunking::splitmix64) with the
+/// draws the generator makes.
 class rng {
  public:
-  explicit rng(std::uint64_t seed) noexcept : state_(seed) {}
-  std::uint64_t next() noexcept;
+  explicit rng(std::uint64_t seed) noexcept : mix_(seed) {}
+  std::uint64_t next() noexcept { return mix_.next(); }
   /// Uniform in [0, bound); 0 when bound is 0.
   std::size_t below(std::size_t bound) noexcept { return bound == 0 ? 0 : static_cast<std::size_t>(next() % bound); }
   /// True with probability num/den.
   bool chance(unsigned num, unsigned den) noexcept { return below(den) < num; }
 
  private:
-  std::uint64_t state_;
+  sse::chunking::splitmix64 mix_;
 };
 
 /// Makes samples. make() is const and thread-safe: workers share one.
