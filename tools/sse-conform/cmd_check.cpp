@@ -271,14 +271,7 @@ int run_check(check_cli o) {
   std::optional<live::check_report> checked;  // judged as it arrived (--url, standard input)
   http::stream_request req;
   if (!o.url.empty()) {
-    req.url = o.url;
-    req.method = !o.method.empty() ? o.method : (o.data.empty() ? "GET" : "POST");
-    req.headers = o.headers;
-    bool has_accept = false;
-    for (const auto& h : o.headers)
-      has_accept |= h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:"));
-    if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
-    req.body = o.data;
+    req = live::event_stream_request(o.url, o.method, o.headers, o.data);
     req.timeout_s = o.timeout_s;
     req.idle_timeout_s = o.idle_timeout_s;
     req.max_bytes = o.max_bytes;

@@ -61,6 +61,21 @@ void note(read_progress* progress, std::string_view bytes, std::size_t events, d
 }
 }  // namespace
 
+http::stream_request event_stream_request(std::string url, std::string method, std::vector<std::string> headers,
+                                          std::string body) {
+  http::stream_request req;
+  req.url = std::move(url);
+  req.method = !method.empty() ? std::move(method) : (body.empty() ? "GET" : "POST");
+  const bool has_accept = std::any_of(headers.begin(), headers.end(), [](const std::string& h) {
+    constexpr std::string_view name = "accept:";
+    return h.size() >= name.size() && detail::lower(h.substr(0, name.size())) == name;
+  });
+  req.headers = std::move(headers);
+  if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
+  req.body = std::move(body);
+  return req;
+}
+
 capture fetch(const http::stream_request& req, std::size_t max_events, const sse::limits& lim,
               read_progress* progress) {
   capture cap;

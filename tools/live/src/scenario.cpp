@@ -499,16 +499,8 @@ request_result run_request(const scenario_request& q, const scenario_options& o,
   request_result out;
   out.name = q.name;
   out.line = q.line;
-  http::stream_request req;
-  req.url = q.url;
-  req.method = !q.method.empty() ? q.method : (q.body.empty() ? "GET" : "POST");
+  http::stream_request req = event_stream_request(q.url, q.method, q.headers, q.body);
   out.method = req.method;
-  req.headers = q.headers;
-  const bool has_accept = std::any_of(q.headers.begin(), q.headers.end(), [](const std::string& h) {
-    return h.size() > 7 && (h.starts_with("Accept:") || h.starts_with("accept:") || h.starts_with("ACCEPT:"));
-  });
-  if (!has_accept) req.headers.emplace_back("Accept: text/event-stream");
-  req.body = q.body;
   req.timeout_s = q.limits.timeout_s;
   req.idle_timeout_s = q.limits.idle_timeout_s;
   req.max_bytes = q.limits.max_bytes;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "sse/dialect/catalog.hpp"
 #include "ssec/conformance/loader.hpp"
@@ -78,6 +79,25 @@ class served : public ::testing::Test {
   ssec::conformance::test_case bom_;
   std::unique_ptr<ssec::live::case_server> server_;
 };
+
+// check and scenario files build their request in one place: the method from
+// the body, and Accept added unless the caller sent one, in any case.
+TEST(event_stream_request, adds_accept_unless_given_in_any_case_and_picks_the_method) {
+  namespace live = ssec::live;
+  const auto plain = live::event_stream_request("http://x/s", "", {"Authorization: Bearer t"}, "");
+  EXPECT_EQ(plain.method, "GET");
+  EXPECT_EQ(plain.headers, (std::vector<std::string>{"Authorization: Bearer t", "Accept: text/event-stream"}));
+  const auto posted = live::event_stream_request("http://x/s", "", {}, "{}");
+  EXPECT_EQ(posted.method, "POST");
+  EXPECT_EQ(posted.body, "{}");
+  EXPECT_EQ(live::event_stream_request("http://x/s", "PUT", {}, "{}").method, "PUT");
+  for (const std::string accept : {"Accept: */*", "accept: */*", "ACCEPT: */*", "aCcEpT:*/*"}) {
+    EXPECT_EQ(live::event_stream_request("http://x/s", "", {accept}, "").headers, std::vector<std::string>{accept})
+        << accept;
+  }
+  // A header whose name only starts with "accept" is another header.
+  EXPECT_EQ(live::event_stream_request("http://x/s", "", {"Accept-Language: en"}, "").headers.size(), 2u);
+}
 
 TEST_F(served, post_on_an_existing_case_is_405_with_allow) {
   const std::string answer = ask("POST", "/case/wire/bom/3RFS");

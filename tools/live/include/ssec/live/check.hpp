@@ -169,6 +169,14 @@ struct read_progress {
   std::atomic<double> last_byte_s{-1};  ///< Seconds from the start to the last byte; -1: none yet.
 };
 
+/// The request `check` and scenario files send to an endpoint: `method`, or
+/// GET without a body and POST with one; the headers as given, plus
+/// `Accept: text/event-stream` unless one of them is an Accept header (its
+/// name in any case: field names are case-insensitive, RFC 9110, 5.1). The
+/// limits and TLS verification are the caller's to set.
+http::stream_request event_stream_request(std::string url, std::string method, std::vector<std::string> headers,
+                                          std::string body);
+
 /// Performs the request and records the response, stopping at max_events
 /// (counted with the reference parser), at the reference's first fatal error
 /// (an endless line stops at limits.max_line, end "stopped"), the byte limit
