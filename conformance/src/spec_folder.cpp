@@ -7,6 +7,7 @@
 #include "sse/dialect/traceability.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/support/input.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::conformance {
 
@@ -59,6 +60,16 @@ ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> load_contract(co
       };
       auto errors = sse::dialect::check_decisions(*out.value, in_folder, anchors,
                                                   text ? decisions.string() : decisions.string() + " (missing)");
+      if (!text && !errors.empty()) {
+        // One thing is missing, the file: one error, at the first citation,
+        // instead of one per decision the catalogs cite.
+        ssec::error missing = errors.front();
+        missing.message = decisions.string() + " (missing): the catalogs beside it cite " +
+                          ssec::counted(errors.size(), "decision") +
+                          ", this one first; the file holds a `## NAME` heading for each (" +
+                          missing.message.substr(0, missing.message.find(" is not a heading")) + ")";
+        errors = {std::move(missing)};
+      }
       out.errors.insert(out.errors.end(), errors.begin(), errors.end());
     }
   }

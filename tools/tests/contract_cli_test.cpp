@@ -156,6 +156,18 @@ TEST_F(contract_cli, a_catalog_with_decisions_and_no_decisions_file_beside_it_is
   EXPECT_NE(r.err.find("DECISIONS.md (missing)"), std::string::npos) << r.err;
 }
 
+// A copied spec folder without DECISIONS.md: one error saying the file is
+// missing and how many decisions the catalogs cite, not one per citation.
+TEST_F(contract_cli, a_spec_folder_without_decisions_md_gets_one_error_naming_the_file) {
+  fs::copy(source_dir / "spec", dir_ / "nodecisions");
+  fs::remove(dir_ / "nodecisions/DECISIONS.md");
+  const auto r = run("validate --spec " + quote((dir_ / "nodecisions").string()) + " --dialect agent " +
+                     quote((source_dir / "tools/examples/agent-run.sse").string()));
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("DECISIONS.md (missing): the catalogs beside it cite "), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;  // the heading line and the one error
+}
+
 // generate-cases and coverage take the contract of their spec folder through
 // the same checks as every command, not only loading its catalogs.
 TEST_F(contract_cli, generate_cases_and_coverage_check_the_decisions_of_their_spec_folder) {
