@@ -125,6 +125,14 @@ std::string to_junit(const std::vector<check_report>& reports, const std::vector
 std::string to_text(const check_report& r) {
   std::ostringstream out;
   const std::string src = r.source.empty() ? "<stdin>" : r.source;
+  if (r.end == "connect_error") {
+    // No connection, so nothing about the endpoint was checked: a setup
+    // problem (exit 2), said as one, not a verdict. The reports keep the
+    // STREAM-CONNECT finding.
+    out << src << ": setup error: could not connect"
+        << (r.findings.empty() ? std::string() : ": " + r.findings.front().seen) << "; nothing was checked\n";
+    return out.str();
+  }
   if (r.status != 0) {
     out << src << ": HTTP " << r.status << ", Content-Type: " << (r.content_type.empty() ? "(none)" : r.content_type)
         << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end

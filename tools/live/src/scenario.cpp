@@ -590,18 +590,24 @@ std::string to_text(const scenario_file& f, const std::vector<scenario_result>& 
   std::size_t failed_scenarios = 0;
   for (const auto& s : results) {
     out << "scenario \"" << s.name << "\" (" << f.display << ":" << s.line << ")\n";
-    std::size_t failed = 0;
+    std::size_t failed = 0, unchecked = 0;
     for (std::size_t i = 0; i < s.requests.size(); ++i) {
       const auto& r = s.requests[i];
       out << "  request " << i + 1 << " \"" << r.name << "\" (" << f.display << ":" << r.line << "): " << r.method
           << ' ' << r.report.source << '\n';
       out << indent(to_text(r.report), "    ", r.report.source.empty() ? std::string() : r.report.source + ": ");
       out << "    types: " << counts_text(r) << '\n';
-      failed += !r.report.conforming();
+      unchecked += r.setup_error();
+      failed += !r.setup_error() && !r.report.conforming();
     }
-    failed_scenarios += failed != 0;
+    failed_scenarios += failed + unchecked != 0;
     out << "scenario \"" << s.name << "\": " << counted(s.requests.size(), "request") << ", " << failed
-        << " NOT conforming: " << (failed == 0 ? "PASS" : "FAIL") << "\n\n";
+        << " NOT conforming"
+        << (unchecked == 0 ? "" : ", " + std::to_string(unchecked) + " not checked (no connection)") << ": "
+        << (failed != 0      ? "FAIL"
+            : unchecked != 0 ? "NOT CHECKED"
+                             : "PASS")
+        << "\n\n";
   }
   out << f.display << ": " << counted(results.size(), "scenario") << ", " << failed_scenarios << " failed\n";
   return out.str();

@@ -627,6 +627,14 @@ TEST_F(scenario_live, a_refused_connection_is_a_setup_error) {
   const auto r = ssec::live::analyze(refused, opt);
   ASSERT_EQ(r.findings.size(), 1u) << ssec::live::to_text(r);
   EXPECT_EQ(r.findings[0].rule, "STREAM-CONNECT");
+  // Printed as what it is: a setup error, no verdict on the endpoint.
+  const std::string text = ssec::live::to_text(r);
+  EXPECT_EQ(text,
+            "http://127.0.0.1:1/x: setup error: could not connect: Couldn't connect to server; nothing was checked\n");
+  const std::string summary = ssec::live::to_text(file, results);
+  EXPECT_NE(summary.find("1 request, 0 NOT conforming, 1 not checked (no connection): NOT CHECKED"), std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("NOT conforming:"), std::string::npos) << summary;
 }
 
 // --- resumption ---------------------------------------------------------------
