@@ -169,4 +169,47 @@ inline std::string did_you_mean(std::string_view word, const std::vector<std::st
   return best.empty() ? std::string() : "; did you mean '" + best + "'?";
 }
 
+/// After a failed parse: "sse-conform check: unknown option '--jsn'; did you
+/// mean '--json'?" for the first argument that looks like an option and is
+/// none of the selected command's (or of the tool's, before a command);
+/// empty when every option is known, so CLI11's own message stands.
+inline std::string unknown_option_hint(CLI::App& app, int argc, char** argv) {
+  // The command and its sub-commands as typed (`catalog diff`), each taking
+  // the options of those above it too.
+  std::vector<const CLI::App*> chain{&app};
+  std::string path = "sse-conform";
+  int first = 1;
+  for (bool descended = true; descended && first < argc;) {
+    descended = false;
+    for (const CLI::App* sub : chain.back()->get_subcommands({})) {
+      if (sub->get_name() == argv[first]) {
+        chain.push_back(sub);
+        path += " " + sub->get_name();
+        ++first;
+        descended = true;
+        break;
+      }
+    }
+  }
+  std::vector<std::string> known;
+  for (const CLI::App* level : chain) {
+    for (const CLI::Option* opt : level->get_options()) {
+      for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
+      for (const auto& name : opt->get_snames()) known.push_back("-" + name);
+    }
+  }
+  for (int i = first; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string name(arg.substr(0, arg.find('=')));
+    // -abc is CLI11's group of short flags; judge its first only.
+    const std::string checked = name.starts_with("--") ? name : name.substr(0, 2);
+    if (std::find(known.begin(), known.end(), checked) != known.end()) continue;
+    return path + ": unknown option '" + checked + "'" + did_you_mean(checked, known) + " (`" + path +
+           " --help` lists the options)";
+  }
+  return {};
+}
+
 }  // namespace ssec::cli

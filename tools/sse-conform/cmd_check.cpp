@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -208,14 +209,12 @@ int run_check(check_cli o) {
     std::cerr << "sse-conform check: --dialect is required (wire, chat, code, workflow or agent)\n";
     return exit_usage;
   }
+  // `check --dialect D FILE` is `--file FILE`, as `validate FILE` takes it.
+  if (!o.input.empty() && o.input != "-" && o.file.empty()) o.file = std::exchange(o.input, std::string());
   const int sources = !o.url.empty() + !o.file.empty() + !o.input.empty();
   if (sources != 1) {
     std::cerr
         << "sse-conform check: give exactly one of --url URL, --file FILE or - (standard input), or --scenario FILE\n";
-    return exit_usage;
-  }
-  if (!o.input.empty() && o.input != "-") {
-    std::cerr << "sse-conform check: unexpected argument '" << o.input << "' (use --file FILE, --url URL or -)\n";
     return exit_usage;
   }
   if (o.resume && o.url.empty()) {
@@ -348,7 +347,7 @@ void add_check_command(CLI::App& app, int& code) {
                 "After the stream (cut it with --max-events), reconnect with Last-Event-ID and judge the resumption");
   cmd->add_option("--url", o->url, "Endpoint to request (http or https); $VAR is taken from the environment");
   cmd->add_option("--file", o->file, "A capture (--record) or a raw stream file");
-  cmd->add_option("input", o->input, "- to read standard input as it arrives");
+  cmd->add_option("input", o->input, "FILE (as --file FILE), or - to read standard input as it arrives");
   // Options a scenario file gives per request: refused together with --scenario.
   const auto per_request = [&](CLI::Option* opt) {
     o->per_request.push_back(opt);

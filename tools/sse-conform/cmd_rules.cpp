@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform rules` and `sse-conform explain RULE-ID`: the producer rules of
 // the contract, what each rests on, and the cases that pin it.
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "data_dir.hpp"
@@ -66,8 +68,16 @@ int run_explain(const rules_options& opt) {
   std::vector<conformance::test_case> cases;
   const auto rules = pinned(opt, *contract, cases);
   if (!rules) return exit_usage;
+  // Rule ids are upper case; `explain agent-done-last` means AGENT-DONE-LAST.
+  const auto upper = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string wanted = upper(opt.rule);
+  std::vector<std::string> ids;
   for (const auto& p : *rules) {
-    if (p.rule->id != opt.rule) continue;
+    ids.push_back(p.rule->id);
+    if (p.rule->id != wanted) continue;
     if (opt.json) {
       const auto one = conformance::rules_to_json(*contract, std::span(&p, 1));
       std::cout << dump_line(one["rules"][0]) << '\n';
@@ -76,7 +86,8 @@ int run_explain(const rules_options& opt) {
     }
     return exit_ok;
   }
-  std::cerr << "sse-conform explain: no rule '" << opt.rule << "' (`sse-conform rules` lists them)\n";
+  std::cerr << "sse-conform explain: no rule '" << opt.rule << "'" << did_you_mean(wanted, ids)
+            << " (`sse-conform rules` lists them)\n";
   return exit_usage;
 }
 

@@ -77,6 +77,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // An option the command does not have: name it and the nearest one it has.
+    if (const std::string unknown = ssec::cli::unknown_option_hint(app, argc, argv); !unknown.empty()) {
+      std::cerr << unknown << "\n";
+      return ssec::cli::exit_usage;
+    }
     app.exit(e);
     return ssec::cli::exit_usage;
   } catch (const std::bad_alloc&) {

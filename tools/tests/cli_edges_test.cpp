@@ -328,4 +328,48 @@ TEST_F(cli_edges, no_colour_off_a_terminal) {
   EXPECT_EQ(c.out.find('\x1b'), std::string::npos) << c.out;
 }
 
+// An option a command does not have is named with the nearest one it has,
+// at every level (the tool, a command, a command's sub-command).
+TEST_F(cli_edges, an_unknown_option_is_named_with_the_nearest_known_one) {
+  const auto top = run("--versoin");
+  EXPECT_EQ(top.status, 2);
+  EXPECT_NE(top.err.find("sse-conform: unknown option '--versoin'; did you mean '--version'?"), std::string::npos)
+      << top.err;
+  const auto check = run("check --jsn out.json --dialect agent '" + example.string() + "'");
+  EXPECT_EQ(check.status, 2);
+  EXPECT_NE(check.err.find("sse-conform check: unknown option '--jsn'; did you mean '--json'?"), std::string::npos)
+      << check.err;
+  const auto diff = run("catalog diff --formt json '" + (source_dir / "spec").string() + "' '" +
+                        (source_dir / "spec").string() + "'");
+  EXPECT_EQ(diff.status, 2);
+  EXPECT_NE(diff.err.find("sse-conform catalog diff: unknown option '--formt'; did you mean '--format'?"),
+            std::string::npos)
+      << diff.err;
+  // A known option with a bad value keeps its own message.
+  const auto value = run("catalog diff --format xml '" + (source_dir / "spec").string() + "' '" +
+                         (source_dir / "spec").string() + "'");
+  EXPECT_EQ(value.status, 2);
+  EXPECT_EQ(value.err.find("unknown option"), std::string::npos) << value.err;
+}
+
+// `explain` takes a rule id in any case, and names the nearest one it knows.
+TEST_F(cli_edges, explain_takes_a_rule_id_in_any_case) {
+  const auto lower = run("explain agent-done-last");
+  EXPECT_EQ(lower.status, 0) << lower.err;
+  EXPECT_NE(lower.out.find("AGENT-DONE-LAST (must"), std::string::npos) << lower.out;
+  const auto typo = run("explain agent-done-lst");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("no rule 'agent-done-lst'; did you mean 'AGENT-DONE-LAST'?"), std::string::npos) << typo.err;
+}
+
+// `check --dialect D FILE` reads FILE as --file FILE does, as `validate FILE` does.
+TEST_F(cli_edges, check_takes_a_file_as_its_argument_as_validate_does) {
+  const auto positional = run("check --dialect agent --json - '" + example.string() + "'");
+  const auto named = run("check --dialect agent --json - --file '" + example.string() + "'");
+  EXPECT_EQ(positional.status, 0) << positional.err;
+  EXPECT_EQ(positional.out, named.out);
+  const auto both = run("check --dialect agent --file '" + example.string() + "' '" + example.string() + "'");
+  EXPECT_EQ(both.status, 2) << both.out;
+}
+
 }  // namespace
