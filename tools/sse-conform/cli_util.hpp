@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -191,21 +192,31 @@ inline std::string unknown_option_hint(CLI::App& app, int argc, char** argv) {
       }
     }
   }
-  std::vector<std::string> known;
+  std::vector<std::string> known, taking_a_value;
   for (const CLI::App* level : chain) {
     for (const CLI::Option* opt : level->get_options()) {
-      for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
-      for (const auto& name : opt->get_snames()) known.push_back("-" + name);
+      std::vector<std::string> names;
+      for (const auto& name : opt->get_lnames()) names.push_back("--" + name);
+      for (const auto& name : opt->get_snames()) names.push_back("-" + name);
+      known.insert(known.end(), names.begin(), names.end());
+      if (opt->get_type_size() != 0) taking_a_value.insert(taking_a_value.end(), names.begin(), names.end());
     }
   }
+  const auto is_in = [](const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   for (int i = first; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
-    if (arg.size() < 2 || arg[0] != '-') continue;
+    // The value of the option before it (`--seed -1`, `-H -x`) or a negative number.
+    if (i > first && is_in(taking_a_value, argv[i - 1])) continue;
+    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1])) != 0 || arg[1] == '.') {
+      continue;
+    }
     const std::string name(arg.substr(0, arg.find('=')));
     // -abc is CLI11's group of short flags; judge its first only.
     const std::string checked = name.starts_with("--") ? name : name.substr(0, 2);
-    if (std::find(known.begin(), known.end(), checked) != known.end()) continue;
+    if (is_in(known, checked)) continue;
     return path + ": unknown option '" + checked + "'" + did_you_mean(checked, known) + " (`" + path +
            " --help` lists the options)";
   }
