@@ -91,20 +91,31 @@ std::string to_junit(const std::vector<junit_suite>& suites) {
       if (suite.scenario || scenario) levels.emplace_back("scenario");
       for (const auto& level : levels) {
         ++tests;
-        std::string fails;
+        // A MUST fails the case; with --strict, so does a decision-based
+        // finding (promoted). Every other finding of the level is written in
+        // the case's <system-out>, so a CI page shows SHOULD findings too.
+        std::string fails, others;
+        std::vector<std::string> failing_rules;
         for (const auto& f : r.findings) {
-          // A MUST fails the case; with --strict, so does a decision-based finding (promoted).
+          if (level_of(f.rule) != level) continue;
           const bool promoted = r.strict && f.basis == "decision";
-          if (level_of(f.rule) != level || (f.severity != "must" && !promoted)) continue;
-          fails += f.rule + (f.severity == "must" ? "" : " (" + f.severity + ", promoted by --strict)") + " at " +
-                   where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")" +
-                   (f.grounds.empty() ? "" : "; basis: " + f.grounds) + "\n";
+          const bool fails_the_case = f.severity == "must" || promoted;
+          const std::string line = f.rule + " (" + f.severity + (promoted ? ", promoted by --strict" : "") + ") at " +
+                                   where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")" +
+                                   (f.grounds.empty() ? "" : "; basis: " + f.grounds) + "\n";
+          (fails_the_case ? fails : others) += line;
+          if (fails_the_case && std::find(failing_rules.begin(), failing_rules.end(), f.rule) == failing_rules.end()) {
+            failing_rules.push_back(f.rule);
+          }
         }
         junit::testcase tc{{{"classname", name}, {"name", level}, {"time", std::to_string(r.timing.total)}}, {}};
         if (!fails.empty()) {
           ++failures;
-          tc.results.push_back({"failure", {{"message", "MUST findings"}}, fails});
+          const auto count = static_cast<std::size_t>(std::count(fails.begin(), fails.end(), '\n'));
+          tc.results.push_back(
+              {"failure", {{"message", counted(count, "finding") + ": " + join(failing_rules)}}, fails});
         }
+        if (!others.empty()) tc.results.push_back({"system-out", {}, others});
         out.cases.push_back(std::move(tc));
       }
     }

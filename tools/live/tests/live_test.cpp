@@ -559,6 +559,24 @@ TEST(outputs, junit_fails_promoted_findings_and_names_each_basis) {
   EXPECT_NE(x.find("basis: decision, spec/DECISIONS.md#agent-step-pair"), std::string::npos) << x;
 }
 
+// A failure's message names its rules; the SHOULD findings a CI page would
+// otherwise never show are in the testcase's <system-out>, one line each.
+TEST(outputs, junit_names_the_failing_rules_and_lists_should_findings) {
+  ssec::live::check_report r;
+  r.source = "t";
+  r.findings.push_back({"AGENT-DONE-LAST", "must", 2, 90, "no done", "done last", "end of stream", 0});
+  r.findings.push_back({"AGENT-FIELD-TYPE", "must", 1, 40, "runId is a number", "string", "7", 0});
+  r.findings.push_back({"AGENT-DONE-LAST", "must", 3, 120, "no done", "done last", "end of stream", 0});
+  r.findings.push_back({"AGENT-STEPID-PRESENT", "should", 1, 40, "no stepId", "stepId", "none", 0});
+  r.must = 3;
+  r.should = 1;
+  const std::string x = ssec::live::to_junit({r}, {"t"});
+  EXPECT_NE(x.find("message=\"3 findings: AGENT-DONE-LAST, AGENT-FIELD-TYPE\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<system-out>AGENT-STEPID-PRESENT (should) at frame 2, byte 40: no stepId"), std::string::npos) << x;
+  // Only the producer case has findings: the other two pass, self-closed.
+  EXPECT_NE(x.find("name=\"response\" time=\"0.000000\"/>"), std::string::npos) << x;
+}
+
 std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
   std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
