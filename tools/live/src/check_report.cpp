@@ -100,8 +100,12 @@ std::string to_junit(const std::vector<junit_suite>& suites) {
           if (level_of(f.rule) != level) continue;
           const bool promoted = r.strict && f.basis == "decision";
           const bool fails_the_case = f.severity == "must" || promoted;
-          const std::string line = f.rule + " (" + f.severity + (promoted ? ", promoted by --strict" : "") + ") at " +
-                                   where(f) + ": " + f.message + " (expected " + f.expected + ", seen " + f.seen + ")" +
+          // A MUST line is the rule alone; every other says its severity.
+          const std::string severity = f.severity == "must" ? std::string()
+                                       : promoted           ? " (" + f.severity + ", promoted by --strict)"
+                                                            : " (" + f.severity + ")";
+          const std::string line = f.rule + severity + " at " + where(f) + ": " + f.message + " (expected " +
+                                   f.expected + ", seen " + f.seen + ")" +
                                    (f.grounds.empty() ? "" : "; basis: " + f.grounds) + "\n";
           (fails_the_case ? fails : others) += line;
           if (fails_the_case && std::find(failing_rules.begin(), failing_rules.end(), f.rule) == failing_rules.end()) {
