@@ -235,9 +235,13 @@ int run(const run_args& a) {
   o.max_answer_bytes = a.max_answer_bytes;
   o.max_in_flight = a.max_in_flight;
   if (part) o.shard = part->name();
+  // The line starts in the directory the run started in: --impl is shell
+  // text whose relative paths only it can resolve (so are --cases and --tags).
+  std::error_code cwd_error;
+  const auto cwd = std::filesystem::current_path(cwd_error);
   o.reproduce_prefix =
-      h::shell_quote(self_path()) + " run " +
-      (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
+      (cwd_error ? std::string() : "cd " + h::shell_quote(cwd.string()) + " && ") + h::shell_quote(self_path()) +
+      " run " + (a.service.empty() ? "--impl " + h::shell_quote(a.impl) : "--service " + h::shell_quote(a.service));
   if (!a.cases_dir.empty()) o.reproduce_prefix += " --cases " + h::shell_quote(a.cases_dir);
   if (!a.tags_file.empty()) o.reproduce_prefix += " --tags " + h::shell_quote(a.tags_file);
   if (a.timeout_ms != 5000) o.reproduce_prefix += " --timeout-ms " + std::to_string(a.timeout_ms);

@@ -58,8 +58,10 @@ TEST_F(harness, command_line_exit_statuses_and_reports) {
   EXPECT_NE(console.str().find("reproduce: "), std::string::npos);
   EXPECT_EQ(console.str().find("\x1b["), std::string::npos);  // not a terminal: no colour
 
-  // The reproduce command runs exactly that case under exactly that chunking.
-  EXPECT_EQ(shell(reproduce + " --json " + out + "-repro.json >/dev/null"), 1);
+  // The reproduce command runs exactly that case under exactly that chunking,
+  // from any directory: it starts in the one the run started in.
+  EXPECT_EQ(reproduce.rfind("cd ", 0), 0u) << reproduce;
+  EXPECT_EQ(shell("cd / && " + reproduce + " --json " + out + "-repro.json >/dev/null"), 1);
   std::ifstream repro_in(out + "-repro.json");
   const auto repro = nlohmann::json::parse(repro_in);
   ASSERT_EQ(repro["cases"].size(), 1u);
