@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the tests of a command stopped by a signal share (`run` in
-// harness_cli_test.cpp, `certify` in certify_cli_test.cpp): the command
-// started in the background, an adapter
+// harness_cli_test.cpp, `certify` in certify_cli_test.cpp, `fuzz` in
+// fuzz_cli_test.cpp): the command started in the background, an adapter
 // command that records its process group, a wait for a line in a file, and
 // the processes left in the recorded groups.
 // Needs what tool_run.hpp needs (SSE_CONFORM_BIN, SSEC_SOURCE_DIR).
