@@ -151,6 +151,7 @@ void run_scenario(const options& o, const std::string& file, report& r, const pr
       req.timeout_s = q.limits.timeout_s;
       req.idle_timeout_s = q.limits.idle_timeout_s;
       req.max_bytes = q.limits.max_bytes;
+      req.stop = o.interrupt;
       const auto cap = live::fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, q.limits.parser);
       producer_report p = check_producer(o, cap, live::redact(source, loaded.value.secrets),
                                          q.dialect == "wire" ? o.producer_dialect : q.dialect, &q.expect);
@@ -390,6 +391,7 @@ report run(const options& o, const progress_callback& progress) {
     http::stream_request req;
     req.url = url;
     req.timeout_s = o.producer_timeout_s;
+    req.stop = o.interrupt;
     const auto cap = live::fetch(req, o.producer_max_events);
     if (interrupted(o)) return stop();
     r.producers.push_back(check_producer(o, cap, url, o.producer_dialect));
