@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "data_dir.hpp"
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/adapter/wire_json.hpp"
 #include "ssec/certify/certify.hpp"
 
@@ -114,6 +115,10 @@ int run_certify(const certify_args& a) {
   const auto progress = [&a](const std::string& line) {
     if (!a.quiet) std::cerr << line << '\n';
   };
+  // SIGINT, SIGTERM, SIGHUP: forwarded to the consumers, then the reports of
+  // what finished, marked interrupted, and exit 128 + the signal (certify.md).
+  const interrupt_guard guard;
+  o.interrupt = &guard.signal();
   const certify::report r = certify::run(o, progress);
 
   std::string out;
@@ -127,7 +132,7 @@ int run_certify(const certify_args& a) {
   if (!a.junit.empty() && !write_output("certify", a.junit, certify::to_junit(r))) return exit_usage;
   if (!a.html.empty() && !write_output("certify", a.html, certify::to_html(r))) return exit_usage;
   if (!a.markdown.empty() && !write_output("certify", a.markdown, certify::to_markdown(r))) return exit_usage;
-  return r.certified() ? exit_ok : exit_failure;
+  return r.exit_status();
 }
 
 }  // namespace

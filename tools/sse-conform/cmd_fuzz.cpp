@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "data_dir.hpp"
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/differential/fuzzer.hpp"
 
@@ -65,12 +66,17 @@ int replay(const fuzz_args& a) {
   // `--json -` puts the JSON on standard output; the text goes to stderr.
   std::ostream& text = a.json == "-" ? std::cerr : std::cout;
   int code = exit_ok;
-  nlohmann::ordered_json j{{"fuzz_format", diff::fuzz_format_version}, {"replay", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json j{{"fuzz_format", diff::fuzz_format_version},
+                           {"interrupted", nullptr},
+                           {"replay", nlohmann::ordered_json::array()}};
+  // SIGINT, SIGTERM, SIGHUP stop the replay as they stop `run` (fuzz.md).
+  const interrupt_guard guard;
   for (const auto& impl : a.impls) {
     harness::run_options o;
     o.impl = impl;
     o.timeout.base = std::chrono::milliseconds(a.timeout_ms);
     o.hello_timeout = std::chrono::milliseconds(a.hello_timeout_ms);
+    o.interrupt = &guard.signal();
     const diff::replay_report r = diff::replay(cases, o);
     if (!r.setup_error.empty()) {
       std::cerr << "sse-conform fuzz: " << impl << ": setup error: " << r.setup_error << "\n";
@@ -84,6 +90,13 @@ int replay(const fuzz_args& a) {
           {{"impl", impl}, {"case", e.path}, {"file", e.file}, {"status", e.status}, {"detail", e.detail}});
     }
     text << impl << ": " << failing << " of " << r.entries.size() << " findings still failing\n";
+    if (r.interrupted_by != 0) {
+      text << "INTERRUPTED by " << interrupt_guard::name(r.interrupted_by) << ": " << r.entries.size() << " of "
+           << r.selected << " findings replayed against " << impl << "\n";
+      j["interrupted"] = interrupt_guard::name(r.interrupted_by);
+      code = r.exit_code();
+      break;
+    }
     code = std::max(code, r.exit_code());
   }
   if (!a.json.empty() && !write_output("fuzz", a.json, j.dump(2) + "\n")) return exit_usage;
@@ -147,6 +160,10 @@ int fuzz(const fuzz_args& a) {
   } else if (!a.no_progress && a.progress_s > 0) {
     progress = [](const diff::fuzz_progress& p) { std::cerr << diff::progress_line(p) << std::endl; };
   }
+  // SIGINT, SIGTERM, SIGHUP: forwarded to the adapters, then the summary of
+  // what finished, marked interrupted, and exit 128 + the signal (fuzz.md).
+  const interrupt_guard guard;
+  o.interrupt = &guard.signal();
   const diff::fuzz_report r = diff::run_fuzz(o, progress, every);
   if (progress && terminal) std::cerr << "\r\x1b[K";
   // `--json -` puts the JSON on standard output; the summary text goes to stderr.

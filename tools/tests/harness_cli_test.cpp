@@ -9,6 +9,7 @@
 #include <csignal>
 
 #include "harness_fixture.hpp"
+#include "interruption.hpp"
 #include "ssec/harness/progress.hpp"
 
 namespace {
@@ -506,47 +507,22 @@ TEST_F(harness, a_signal_stops_the_run_and_its_adapters_and_the_reports_say_inte
   const std::string out = (dir_ / "interrupt").string();
   fs::remove(pids);
   fs::remove(hung);
-  const std::string adapter = "echo $$ >> " + h::shell_quote(pids.string()) + "; trap '' TERM INT HUP; exec " +
-                              broken("hang", "--on G7H8 --record " + h::shell_quote(hung.string()));
-  const std::string command = h::shell_quote(tool) +
-                              " run --no-progress --chunkings whole --timeout-ms 600000 --cases " +
-                              h::shell_quote((dir_ / "cases").string()) + " --impl " + h::shell_quote(adapter) +
-                              " --json " + out + ".json --junit " + out + ".xml > " + out + ".txt 2>&1";
-  const pid_t run = ::fork();
+  const std::string adapter = interruption::recording_group(
+      pids, broken("hang", "--on G7H8 --record " + h::shell_quote(hung.string())), /*ignore_signals=*/true);
+  const pid_t run =
+      interruption::start(h::shell_quote(tool) + " run --no-progress --chunkings whole --timeout-ms 600000 --cases " +
+                          h::shell_quote((dir_ / "cases").string()) + " --impl " + h::shell_quote(adapter) +
+                          " --json " + out + ".json --junit " + out + ".xml > " + out + ".txt 2>&1");
   ASSERT_GE(run, 0);
-  if (run == 0) {
-    ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   // Wait (bounded) until the adapter holds the last case, then stop the run.
-  for (int i = 0; i < 600 && read_text(hung.string()).find("G7H8") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(50ms);
-  }
-  ASSERT_NE(read_text(hung.string()).find("G7H8"), std::string::npos) << read_text(out + ".txt");
+  EXPECT_TRUE(interruption::wait_for_text(hung, "G7H8")) << read_text(out + ".txt");
   ::kill(run, SIGTERM);
-  int status = 0;
-  ASSERT_EQ(::waitpid(run, &status, 0), run);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << read_text(out + ".txt");
+  EXPECT_EQ(interruption::wait_exit(run), 128 + SIGTERM) << read_text(out + ".txt");
 
-  // No process is left in any adapter's process group (zombies aside: they are dead).
-  std::istringstream groups(read_text(pids.string()));
-  std::vector<pid_t> pgids;
-  for (pid_t g = 0; groups >> g;) pgids.push_back(g);
-  ASSERT_FALSE(pgids.empty());
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string stat = read_text((entry.path() / "stat").string());
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(stat.substr(close + 2));
-    char state = 0;
-    pid_t ppid = 0, pgrp = 0;
-    fields >> state >> ppid >> pgrp;
-    for (const pid_t g : pgids) {
-      EXPECT_FALSE(pgrp == g && state != 'Z')
-          << "process " << entry.path().filename() << " of adapter group " << g << " is still running";
-    }
-  }
+  // No process is left in any adapter's process group.
+  const auto groups = interruption::recorded_groups(pids);
+  ASSERT_FALSE(groups.empty());
+  EXPECT_EQ(interruption::running_in(groups), std::vector<std::string>{});
 
   const auto report = nlohmann::json::parse(read_text(out + ".json"));
   EXPECT_EQ(report["interrupted"], "SIGTERM");

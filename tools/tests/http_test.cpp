@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <thread>
 
 #include "ssec/http/client.hpp"
@@ -96,6 +97,35 @@ TEST(http, a_stall_ends_in_the_idle_timeout) {
   done = true;
   EXPECT_EQ(r.end, http::stream_end::idle_timeout) << r.error;
   EXPECT_LT(std::chrono::steady_clock::now() - start, 4s);
+  EXPECT_EQ(body, "data: first\n\n");
+}
+
+// A command stopped by a signal ends its reads: the stop flag ends a stream
+// while the server is silent, long before its idle timeout.
+TEST(http, the_stop_flag_ends_a_silent_stream) {
+  std::atomic<bool> done{false};
+  auto s_started = http::server::start([&](const http::request&, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: first\n\n");
+    for (int i = 0; i < 3000 && !done; ++i) std::this_thread::sleep_for(10ms);  // up to 30 s of silence
+  });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
+  std::atomic<int> stop{0};
+  http::stream_request req;
+  req.idle_timeout_s = 60;
+  req.stop = &stop;
+  std::thread signal([&] {
+    std::this_thread::sleep_for(200ms);
+    stop = SIGTERM;
+  });
+  std::string body;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = fetch(s.base_url() + "/", body, req);
+  done = true;
+  signal.join();
+  EXPECT_EQ(r.end, http::stream_end::stopped) << r.error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
   EXPECT_EQ(body, "data: first\n\n");
 }
 

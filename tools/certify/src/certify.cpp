@@ -33,7 +33,7 @@ std::string to_string(verdict v) {
 }
 
 bool report::certified() const noexcept {
-  if (contract == verdict::broke || reference.disagreements > 0) return false;
+  if (interrupted_by != 0 || contract == verdict::broke || reference.disagreements > 0) return false;
   for (const auto& p : producers) {
     if (p.result == verdict::broke) return false;
   }
@@ -43,7 +43,14 @@ bool report::certified() const noexcept {
   return true;
 }
 
+int report::exit_status() const noexcept {
+  if (interrupted_by != 0) return 128 + interrupted_by;
+  return certified() ? 0 : 1;
+}
+
 namespace {
+
+bool interrupted(const options& o) { return o.interrupt != nullptr && o.interrupt->load() != 0; }
 
 void say(const progress_callback& progress, const std::string& line) {
   if (progress) progress(line);
@@ -62,10 +69,12 @@ std::vector<conf::test_case> generated_cases(const dl::catalog& cat, const conf:
   return out;
 }
 
+// Stops between cases when interrupted: `cases` counts those checked.
 void run_reference(const options& o, const std::vector<conf::test_case>& cases, const std::set<std::string>& old_paths,
                    reference_report& r) {
-  r.cases = cases.size();
   for (const auto& c : cases) {
+    if (interrupted(o)) return;
+    ++r.cases;
     if (old_paths.count(c.path()) == 0) ++r.new_cases;
     if (auto failure = conf::check_against_reference(c, o.case_plan, *o.new_contract)) {
       ++r.disagreements;
@@ -118,6 +127,7 @@ producer_report check_producer(const options& o, const live::capture& cap, std::
 
 // A scenario file's requests, each fetched once and validated against NEW
 // and OLD as the request's dialect; its expectations are checked on NEW.
+// Stops between requests when interrupted.
 void run_scenario(const options& o, const std::string& file, report& r, const progress_callback& progress) {
   auto loaded = live::load_scenario_file(file, file, o.new_contract);
   if (!loaded.ok()) {
@@ -130,6 +140,7 @@ void run_scenario(const options& o, const std::string& file, report& r, const pr
   }
   for (const auto& sc : loaded.value.scenarios) {
     for (const auto& q : sc.requests) {
+      if (interrupted(o)) return;
       const std::string source = file + ": " + sc.name + " / " + q.name;
       say(progress, "certify: producer " + source);
       http::stream_request req;
@@ -140,6 +151,7 @@ void run_scenario(const options& o, const std::string& file, report& r, const pr
       req.timeout_s = q.limits.timeout_s;
       req.idle_timeout_s = q.limits.idle_timeout_s;
       req.max_bytes = q.limits.max_bytes;
+      req.stop = o.interrupt;
       const auto cap = live::fetch_sampled(req, q.limits.max_events, q.limits.max_time_s, q.limits.parser);
       producer_report p = check_producer(o, cap, live::redact(source, loaded.value.secrets),
                                          q.dialect == "wire" ? o.producer_dialect : q.dialect, &q.expect);
@@ -148,14 +160,15 @@ void run_scenario(const options& o, const std::string& file, report& r, const pr
   }
 }
 
-// One consumer process and its hello, re-said after each restart.
+// One consumer process and its hello, re-said after each restart; never
+// restarted once the run is interrupted.
 struct consumer_session {
   adapter_process proc;
-  std::chrono::milliseconds timeout;
-  explicit consumer_session(const std::string& command, std::chrono::milliseconds t) : proc(command), timeout(t) {}
+  const options& o;
+  consumer_session(const std::string& command, const options& opts) : proc(command), o(opts) {}
 
   result<harness::adapter_info> hello() {
-    return harness::say_hello(proc, std::max(timeout, std::chrono::milliseconds(10000)));
+    return harness::say_hello(proc, std::max(o.timeout, std::chrono::milliseconds(10000)));
   }
 
   // One parse exchange: the answer, or an outcome (error / timeout) and why.
@@ -166,6 +179,12 @@ struct consumer_session {
   };
   reply parse(const std::string& id, const std::string& layer, const std::vector<std::string>& chunks) {
     reply out;
+    if (interrupted(o)) {
+      proc.kill();
+      out.failure = conf::outcome::error;
+      out.why = "interrupted";
+      return out;
+    }
     if (!proc.running()) {
       if (auto h = hello(); !h) {
         proc.kill();
@@ -176,7 +195,7 @@ struct consumer_session {
     }
     std::vector<std::string_view> views(chunks.begin(), chunks.end());
     const std::string request = harness::parse_request_line(id, layer, views);
-    const exchange ex = proc.exchange_line(request, timeout);
+    const exchange ex = proc.exchange_line(request, o.timeout);
     if (ex.status != exchange_status::ok) {
       out.failure = ex.status == exchange_status::timeout ? conf::outcome::timeout : conf::outcome::error;
       out.why = (ex.status == exchange_status::timeout ? "timed out: " : "the consumer died: ") + ex.detail;
@@ -214,6 +233,7 @@ void run_probes_on(consumer_session& s, const options& o, const std::string& dia
   const auto baseline = s.parse(baseline_id, dialect, {probes.front().baseline_stream()});
   std::size_t done = 0;
   for (const auto& p : probes) {
+    if (interrupted(o)) return;  // the probe in progress is dropped with its consumer
     probe_report pr{
         p.id, p.klass, p.description, "", baseline_name, conf::probe_grade::tolerated, conf::outcome::pass, "", "", ""};
     for (const auto& f : p.frames) {
@@ -226,6 +246,7 @@ void run_probes_on(consumer_session& s, const options& o, const std::string& dia
         g = {conf::probe_grade::broke, baseline.failure, "on the baseline stream, without the probe: " + baseline.why};
       } else {
         const auto reply = s.parse("probe/" + p.id + "/" + k.name(), dialect, chunks);
+        if (interrupted(o)) return;
         if (!reply.answer) g = {conf::probe_grade::broke, reply.failure, reply.why};
         else g = conf::grade_probe(p, d, *baseline.answer, *reply.answer);
       }
@@ -261,6 +282,7 @@ void run_probes(consumer_session& s, const options& o, const std::string& dialec
                 r, progress);
   for (const auto& b : o.baselines) {
     if (b.dialect != dialect) continue;
+    if (interrupted(o)) return;
     const auto probes = conf::make_probes_on(*o.new_contract, o.old_contract.get(), dialect, b.frames, b.name, exclude);
     run_probes_on(s, o, dialect, probes, b.name, r, progress);
   }
@@ -275,7 +297,10 @@ void run_cases(const options& o, const std::string& command, const std::string& 
   ro.impl = command;
   ro.plan = o.case_plan;
   ro.timeout.base = o.timeout;
+  ro.interrupt = o.interrupt;
+  if (interrupted(o)) return;
   const auto result = harness::run_cases(selected, ro);
+  if (interrupted(o)) return;  // dropped with its consumer
   if (!result.setup_error.empty()) {
     r.case_failures.push_back(result.setup_error);
     r.cases["error"] += selected.size();
@@ -302,6 +327,18 @@ verdict consumer_verdict(const consumer_report& r) {
   return warn ? verdict::warned : verdict::certified;
 }
 
+// The subjects in the order run() runs them, named as report::unfinished
+// lists them.
+std::vector<std::string> subject_order(const options& o) {
+  std::vector<std::string> out{"reference"};
+  for (const auto& url : o.producer_urls) out.push_back("producer " + url);
+  for (const auto& file : o.captures) out.push_back("producer " + file);
+  for (const auto& file : o.scenarios) out.push_back("scenario " + file);
+  for (const auto& command : o.consumers) out.push_back("consumer " + command);
+  for (const auto& p : o.profiles) out.push_back("profile " + p.file);
+  return out;
+}
+
 }  // namespace
 
 report run(const options& o, const progress_callback& progress) {
@@ -311,6 +348,22 @@ report run(const options& o, const progress_callback& progress) {
   r.new_name = o.new_name;
   if (!o.old_contract->files().empty()) r.old_version = o.old_contract->files().front().catalog_version;
   if (!o.new_contract->files().empty()) r.new_version = o.new_contract->files().front().catalog_version;
+
+  // Subjects run in subject_order; `done` counts those finished. Interrupted,
+  // the report keeps them and lists the rest as unfinished.
+  const std::vector<std::string> order = subject_order(o);
+  std::size_t done = 0;
+  std::set<std::string> used_profiles;  // graded with their consumer
+  const auto stop = [&] {
+    r.interrupted_by = o.interrupt->load();
+    for (std::size_t i = done; i < order.size(); ++i) {
+      const bool graded = std::any_of(used_profiles.begin(), used_profiles.end(),
+                                      [&](const std::string& file) { return order[i] == "profile " + file; });
+      if (!graded) r.unfinished.push_back(order[i]);
+    }
+    r.seconds = std::chrono::duration<double>(steady::now() - started).count();
+    return r;
+  };
 
   say(progress, "certify: diff " + o.old_name + " -> " + o.new_name);
   add_diff(r, *o.old_contract, *o.new_contract);
@@ -324,16 +377,28 @@ report run(const options& o, const progress_callback& progress) {
   r.reference.disagreements += errors.size();
   say(progress, "certify: " + std::to_string(cases.size()) + " cases of NEW on the reference");
   run_reference(o, cases, old_paths, r.reference);
+  if (interrupted(o)) {
+    report out = stop();
+    out.unfinished.front() +=
+        ": " + std::to_string(out.reference.cases) + " of " + std::to_string(cases.size()) + " cases checked";
+    return out;
+  }
+  ++done;
 
   for (const auto& url : o.producer_urls) {
+    if (interrupted(o)) return stop();
     say(progress, "certify: producer " + url);
     http::stream_request req;
     req.url = url;
     req.timeout_s = o.producer_timeout_s;
+    req.stop = o.interrupt;
     const auto cap = live::fetch(req, o.producer_max_events);
+    if (interrupted(o)) return stop();
     r.producers.push_back(check_producer(o, cap, url, o.producer_dialect));
+    ++done;
   }
   for (const auto& file : o.captures) {
+    if (interrupted(o)) return stop();
     say(progress, "certify: producer " + file);
     auto cap = live::load_capture_or_stream(file);
     if (!cap) {
@@ -342,23 +407,31 @@ report run(const options& o, const progress_callback& progress) {
       p.result = verdict::broke;
       p.error = cap.error().to_string();
       r.producers.push_back(std::move(p));
-      continue;
+    } else {
+      r.producers.push_back(check_producer(o, cap.value(), cap.value().source, o.producer_dialect));
     }
-    r.producers.push_back(check_producer(o, cap.value(), cap.value().source, o.producer_dialect));
+    ++done;
   }
-  for (const auto& file : o.scenarios) run_scenario(o, file, r, progress);
+  for (const auto& file : o.scenarios) {
+    if (interrupted(o)) return stop();
+    run_scenario(o, file, r, progress);
+    if (interrupted(o)) return stop();  // its requests that finished stay reported
+    ++done;
+  }
 
-  std::set<std::string> used_profiles;
   for (const auto& command : o.consumers) {
+    if (interrupted(o)) return stop();
     consumer_report c;
     c.command = command;
-    consumer_session s(command, o.timeout);
+    consumer_session s(command, o);
     const auto hello = s.hello();
+    if (interrupted(o)) return stop();
     if (!hello) {
       c.name = command;
       c.error = hello.error().message;
       c.result = verdict::broke;
       r.consumers.push_back(std::move(c));
+      ++done;
       continue;
     }
     c.name = hello->name;
@@ -372,15 +445,20 @@ report run(const options& o, const progress_callback& progress) {
       c.dialects.push_back(layer);
       say(progress, "certify: consumer " + c.name + " (" + layer + "): probes");
       run_probes(s, o, layer, profile, c, progress);
+      if (interrupted(o)) return stop();  // the consumer in progress is dropped
       say(progress, "certify: consumer " + c.name + " (" + layer + "): the cases of NEW");
       run_cases(o, command, layer, cases, old_paths, c);
+      if (interrupted(o)) return stop();
     }
     s.proc.stop();
     if (c.dialects.empty()) c.error = "the consumer speaks none of the new contract's dialects";
     c.result = consumer_verdict(c);
     r.consumers.push_back(std::move(c));
+    ++done;
   }
   for (const auto& p : o.profiles) {
+    if (interrupted(o)) return stop();
+    ++done;
     if (used_profiles.count(p.file) != 0) continue;
     consumer_report c;
     c.name = p.name;

@@ -3,6 +3,7 @@
 // JUnit (through the tools' one writer, ssec/report/junit.hpp).
 #include <sstream>
 
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/certify/certify.hpp"
 #include "ssec/report/junit.hpp"
 #include "ssec/support/text.hpp"
@@ -14,7 +15,14 @@ using ojson = nlohmann::ordered_json;
 namespace {
 
 std::string verdict_line(const report& r) {
+  if (r.interrupted_by != 0)
+    return std::string("NOT CERTIFIED: interrupted by ") + interrupt_guard::name(r.interrupted_by);
   return r.certified() ? "CERTIFIED: nothing breaks" : "NOT CERTIFIED: something breaks";
+}
+
+// "by SIGTERM: not finished: consumer CMD, profile FILE" (interrupted reports only).
+std::string interruption(const report& r) {
+  return std::string("by ") + interrupt_guard::name(r.interrupted_by) + ": not finished: " + join(r.unfinished);
 }
 
 std::string counts(const std::map<std::string, std::size_t>& m) {
@@ -42,6 +50,9 @@ ojson to_json(const report& r) {
   ojson out;
   out["certify_format"] = certify_format_version;
   out["certified"] = r.certified();
+  // Set when a signal stopped the run: the report holds what finished, `unfinished` names the rest.
+  out["interrupted"] = r.interrupted_by != 0 ? ojson(interrupt_guard::name(r.interrupted_by)) : ojson(nullptr);
+  out["unfinished"] = r.unfinished;
   out["old"] = {{"name", r.old_name}, {"version", r.old_version}};
   out["new"] = {{"name", r.new_name}, {"version", r.new_version}};
   ojson changes = ojson::array();
@@ -174,8 +185,9 @@ std::string to_text(const report& r, bool colour) {
       for (const auto& f : c.case_failures) out << "    " << f << '\n';
     }
   }
-  out << '\n'
-      << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds) << ")\n";
+  out << '\n';
+  if (r.interrupted_by != 0) out << paint(colour, "31", "INTERRUPTED") << " " << interruption(r) << '\n';
+  out << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds) << ")\n";
   return out.str();
 }
 
@@ -183,6 +195,7 @@ std::string to_markdown(const report& r) {
   std::ostringstream out;
   out << "## certify " << r.old_name << " " << r.old_version << " → " << r.new_name << " " << r.new_version << "\n\n";
   out << "**" << verdict_line(r) << "**\n\n";
+  if (r.interrupted_by != 0) out << "**INTERRUPTED** " << interruption(r) << "\n\n";
   out << "| subject | verdict | details |\n| --- | --- | --- |\n";
   out << "| contract | " << to_string(r.contract) << " | " << r.changes.size() << " changes"
       << (r.contract_reason.empty() ? "" : "; " + r.contract_reason) << " |\n";
@@ -223,6 +236,9 @@ std::string to_html(const report& r) {
          ".broke{color:#b00}.certified{color:#070}</style></head><body>\n";
   out << "<h1>certify " << xml_escape(r.old_name + " " + r.old_version) << " &rarr; "
       << xml_escape(r.new_name + " " + r.new_version) << "</h1>\n<p><b>" << xml_escape(verdict_line(r)) << "</b></p>\n";
+  if (r.interrupted_by != 0) {
+    out << "<p class=\"interrupted\"><b>INTERRUPTED</b> " << xml_escape(interruption(r)) << "</p>\n";
+  }
   out << "<table><tr><th>subject</th><th>verdict</th><th>details</th></tr>\n";
   const auto row = [&](const std::string& subject, verdict v, const std::string& details) {
     out << "<tr><td>" << xml_escape(subject) << "</td><td class=\"" << (v == verdict::broke ? "broke" : "certified")
@@ -247,6 +263,7 @@ std::string to_html(const report& r) {
 std::string to_junit(const report& r) {
   junit::document doc;
   doc.attributes = {{"name", "sse-conform certify"}};
+  if (r.interrupted_by != 0) doc.attributes.emplace_back("interrupted", interrupt_guard::name(r.interrupted_by));
   junit::testsuite contract;
   contract.attributes = {{"name", "contract"}};
   {

@@ -46,6 +46,7 @@ std::vector<std::string> load_seeds(const fs::path& cases_dir, const fs::path& t
 }
 
 int fuzz_report::exit_code() const {
+  if (interrupted_by != 0) return 128 + interrupted_by;
   int code = 0;
   for (const auto& i : impls) {
     if (!i.setup_error.empty()) return 2;
@@ -58,6 +59,7 @@ int fuzz_report::exit_code() const {
 
 int replay_report::exit_code() const {
   if (!setup_error.empty()) return 2;
+  if (interrupted_by != 0) return 128 + interrupted_by;
   return std::any_of(entries.begin(), entries.end(), [](const replay_entry& e) { return e.status == "still-failing"; })
              ? 1
              : 0;
@@ -118,6 +120,7 @@ class fuzz_run {
     bool ok = true;
     std::set<std::string> dirs;
     for (const auto& command : o_.impls) {
+      if (interrupted()) return false;
       auto state = std::make_unique<impl_state>();
       state->command = command;
       impl_report r;
@@ -125,6 +128,7 @@ class fuzz_run {
       adapter_process probe(command);
       const auto hello = harness::say_hello(probe, o_.hello_timeout);
       probe.stop();
+      if (interrupted()) return false;
       if (!hello) {
         r.setup_error = hello.error().message;
         ok = false;
@@ -192,6 +196,8 @@ class fuzz_run {
   }
 
  private:
+  bool interrupted() const { return o_.interrupt != nullptr && o_.interrupt->load() != 0; }
+
   fuzz_progress snapshot() {
     fuzz_progress p;
     p.execs = execs_;
@@ -206,7 +212,9 @@ class fuzz_run {
   }
 
   // Sends `s` (whose case is `c`) to `proc`, starting it and saying hello first when needed.
+  // Once interrupted, nothing is sent and no adapter is started.
   exchange send(adapter_process& proc, const conf::test_case& c, const sample& s) {
+    if (interrupted()) return exchange{exchange_status::not_running, "", "interrupted"};
     if (!proc.running()) {
       if (const auto hello = harness::say_hello(proc, o_.hello_timeout); !hello) {
         proc.kill();
@@ -250,13 +258,14 @@ class fuzz_run {
     std::vector<std::unique_ptr<adapter_process>> procs;
     for (const auto& st : impls_) procs.push_back(std::make_unique<adapter_process>(st->command));
     std::vector<int> starts_seen(impls_.size(), 0);
-    while (steady::now() < deadline_) {
+    while (steady::now() < deadline_ && !interrupted()) {
       const std::uint64_t index = sample_index(next_++, o_.shard);
       if (o_.max_execs != 0 && index >= o_.max_execs) break;
       const sample s = gen_->make(index);
       const conf::test_case c = reference_case(o_.layer, s, dialect_);
       std::vector<std::optional<divergence>> results(impls_.size());
       for (std::size_t k = 0; k < impls_.size(); ++k) results[k] = try_sample(*procs[k], *impls_[k], c, s);
+      if (interrupted()) break;  // the answers may be the signal's doing: the sample is dropped
       ++execs_;
       for (std::size_t k = 0; k < impls_.size(); ++k) {
         if (results[k]) record(k, *procs[k], index, s, *results[k]);
@@ -320,12 +329,18 @@ class fuzz_run {
       st.order.push_back(d.fingerprint);
     }
     // Shrink while it keeps its fingerprint, on this worker's adapter.
+    // Interrupted, no candidate is kept: the sample shrunk so far is written
+    // with the divergence it showed (`kept`).
     const bool gradeable = conf::missing_capabilities(reference_case(o_.layer, s, dialect_), st.caps).empty();
+    std::optional<divergence> kept;
     const auto interesting = [&](const sample& candidate) {
+      if (interrupted()) return false;
       const conf::test_case c = reference_case(o_.layer, candidate, dialect_);
       if (gradeable && !conf::missing_capabilities(c, st.caps).empty()) return false;
-      const auto again = try_sample(proc, st, c, candidate);
-      return again && again->fingerprint == d.fingerprint;
+      auto again = try_sample(proc, st, c, candidate);
+      if (interrupted() || !again || again->fingerprint != d.fingerprint) return false;
+      kept = std::move(again);
+      return true;
     };
     shrink_limits limits;
     const bool slow = d.fingerprint == "adapter.timeout" || d.fingerprint == "adapter.not-running";
@@ -335,7 +350,12 @@ class fuzz_run {
     const sample small = shrink(s, interesting, limits, &stats);
     const conf::test_case c = reference_case(o_.layer, small, dialect_);
     divergence final_d = d;
-    if (auto again = try_sample(proc, st, c, small); again && again->fingerprint == d.fingerprint) final_d = *again;
+    if (interrupted()) {
+      final_d = kept.value_or(d);
+      stats.complete = false;
+    } else if (auto again = try_sample(proc, st, c, small); again && again->fingerprint == d.fingerprint) {
+      final_d = *again;
+    }
 
     provenance p;
     p.seed = o_.seed;
@@ -385,8 +405,8 @@ fuzz_report run_fuzz(const fuzz_options& o, const std::function<void(const fuzz_
                      std::chrono::milliseconds progress_every) {
   fuzz_report report;
   fuzz_run run(o, report);
-  if (!run.setup()) return report;
-  run.run(progress, progress_every);
+  if (run.setup()) run.run(progress, progress_every);
+  if (o.interrupt != nullptr) report.interrupted_by = o.interrupt->load();
   return report;
 }
 
@@ -394,8 +414,10 @@ replay_report replay(const std::vector<const conf::test_case*>& cases, const har
   replay_report out;
   harness::run_options ro = o;
   ro.only_chunking = conf::chunking{conf::chunking::kind::as_written, 0};
+  out.selected = cases.size();
   const harness::run_result r = harness::run_cases(cases, ro);
-  if (!r.setup_error.empty()) {
+  if (o.interrupt != nullptr) out.interrupted_by = o.interrupt->load();  // also when it struck the first hello
+  if (!r.setup_error.empty() && out.interrupted_by == 0) {
     out.setup_error = r.setup_error;
     return out;
   }

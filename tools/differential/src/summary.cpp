@@ -3,6 +3,7 @@
 // (fuzz_format 1, tools/docs/fuzz.md).
 #include <sstream>
 
+#include "ssec/adapter/interrupt.hpp"
 #include "ssec/differential/fuzzer.hpp"
 #include "ssec/support/text.hpp"
 
@@ -26,6 +27,10 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
   out.precision(0);
   out << rate(r) << "/s), layer " << conf::to_string(o.layer) << ", seed " << o.seed << ", " << r.seed_streams
       << " seed streams" << (o.shard ? ", shard " + o.shard->name() : std::string()) << "\n";
+  if (r.interrupted_by != 0) {
+    out << "INTERRUPTED by " << interrupt_guard::name(r.interrupted_by) << ": " << ssec::counted(r.execs, "sample")
+        << " finished; the findings below are written\n";
+  }
   for (const auto& i : r.impls) {
     if (!i.setup_error.empty()) {
       out << i.command << ": setup error: " << i.setup_error << "\n";
@@ -65,6 +70,8 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
   if (o.shard) j["shard"] = o.shard->name();  // only the samples i with i mod N == K-1
   j["budget_seconds"] = o.budget_seconds;
   j["seconds"] = r.seconds;
+  // Set when a signal stopped the run: `execs` counts the samples that finished.
+  j["interrupted"] = r.interrupted_by != 0 ? oj(interrupt_guard::name(r.interrupted_by)) : oj(nullptr);
   j["execs"] = r.execs;
   j["execs_per_second"] = rate(r);
   j["generator_version"] = generator_version;

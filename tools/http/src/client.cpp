@@ -71,8 +71,13 @@ std::size_t on_body(char* buffer, std::size_t size, std::size_t n, void* user) {
   return (t.stopped || t.hit_max) ? 0 : size * n;  // 0 makes curl stop with a write error
 }
 
+// libcurl calls it about once a second even while no byte arrives.
 int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   auto& t = *static_cast<transfer*>(user);
+  if (t.req->stop != nullptr && t.req->stop->load() != 0) {
+    t.stopped = true;
+    return 1;
+  }
   if (t.req->idle_timeout_s > 0 &&
       std::chrono::duration<double>(clock::now() - t.last_byte).count() > t.req->idle_timeout_s) {
     t.idle = true;

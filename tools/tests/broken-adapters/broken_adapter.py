@@ -28,7 +28,9 @@
 #   inflight works, and writes to --record FILE the most parse requests it
 #            found waiting in one read (more than 1: the harness pipelines)
 # --record FILE: modes hang and twice append the id of each triggered request.
-# Usage: broken_adapter.py MODE [--on TEXT] [--huge-bytes N] [--per-chunk-us N] [--record FILE]
+# --after N: the first N parse requests that would trigger are forwarded instead
+#            (an adapter that works for a while, then breaks).
+# Usage: broken_adapter.py MODE [--on TEXT] [--after N] [--huge-bytes N] [--per-chunk-us N] [--record FILE]
 #        -- WORKING ADAPTER COMMAND...
 import base64
 import decimal
@@ -69,6 +71,9 @@ def main():
     record = None
     if "--record" in opts:
         record = opts[opts.index("--record") + 1]
+    spared = 0
+    if "--after" in opts:
+        spared = int(opts[opts.index("--after") + 1])
     working = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def forward(line):
@@ -132,6 +137,9 @@ def main():
             say(json.dumps(answer))
             continue
         triggered = op == "parse" and (on is None or on in request.get("id", ""))
+        if triggered and spared > 0:
+            spared -= 1
+            triggered = False
         if not triggered:
             say(forward(line))
             continue

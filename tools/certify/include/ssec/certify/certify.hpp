@@ -8,6 +8,7 @@
 // (conformance/probes.hpp) and gives a verdict per producer and consumer.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +71,11 @@ struct options {
   std::chrono::milliseconds timeout{5000};   ///< Per exchange with a consumer.
   double producer_timeout_s = 30;
   std::size_t producer_max_events = 10000;
+  /// Non-zero (a signal number) stops the run: no new subject starts, the
+  /// one in progress is dropped, report::interrupted_by and
+  /// report::unfinished say so. Set from another thread (interrupt.hpp);
+  /// nullptr: never.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 /// A verdict of one subject (the contract, a producer, a consumer).
@@ -140,9 +146,15 @@ struct report {
   std::vector<producer_report> producers;
   std::vector<consumer_report> consumers;
   double seconds = 0;
+  int interrupted_by = 0;  ///< The signal that stopped the run (options::interrupt), 0 if none.
+  /// When interrupted: what the report lacks, in the order it would have run
+  /// ("reference: 412 of 1076 cases checked", "consumer CMD", "producer URL").
+  std::vector<std::string> unfinished;
 
-  /// certified when nothing broke.
+  /// certified when nothing broke and the run was not interrupted.
   bool certified() const noexcept;
+  /// The exit status: 0 certified, 1 something breaks, 128 + the signal when interrupted.
+  int exit_status() const noexcept;
 };
 
 /// Progress lines for a console ("consumer chat transcript builder: 12/40 probes").

@@ -5,6 +5,7 @@
 // run --impl CMD --cases DIR` reproduces; and the replay of saved findings.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -51,6 +52,11 @@ struct fuzz_options {
   std::vector<std::string> seeds;     ///< Streams to mutate (load_seeds).
   std::string reference_version;      ///< "sse-conform 0.4.0", for provenance.
   std::string tool;                   ///< How the reproduce command starts ("sse-conform").
+  /// Non-zero (a signal number) stops the run: no new sample starts, the
+  /// sample in progress is dropped, a finding being shrunk is written as
+  /// shrunk so far, fuzz_report::interrupted_by says so. Set from another
+  /// thread (interrupt.hpp); nullptr: never.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 /// The inputs of the cases of `layer` under `cases_dir` (all layers' cases
@@ -103,7 +109,9 @@ struct fuzz_report {
   std::uint64_t execs = 0;
   double seconds = 0;
   std::size_t seed_streams = 0;
-  /// 0 clean (informational findings only), 1 a divergence, 2 setup error.
+  int interrupted_by = 0;  ///< The signal that stopped the run (fuzz_options::interrupt), 0 if none.
+  /// 0 clean (informational findings only), 1 a divergence, 2 setup error,
+  /// 128 + the signal when interrupted.
   int exit_code() const;
 };
 
@@ -137,12 +145,16 @@ struct replay_entry {
 };
 struct replay_report {
   std::string setup_error;
-  std::vector<replay_entry> entries;
-  /// 1 when one is still failing, 0 otherwise, 2 on a setup error.
+  std::vector<replay_entry> entries;  ///< Only the finished ones when interrupted.
+  int interrupted_by = 0;             ///< The signal that stopped the replay (run_options::interrupt), 0 if none.
+  std::size_t selected = 0;           ///< How many findings were to be replayed.
+  /// 1 when one is still failing, 0 otherwise, 2 on a setup error, 128 + the
+  /// signal when interrupted.
   int exit_code() const;
 };
 /// Re-runs the cases `cases` (the files of a findings folder) through
-/// `run`'s engine, each under its written chunking.
+/// `run`'s engine, each under its written chunking; `o.interrupt` stops it
+/// as it stops `run`.
 replay_report replay(const std::vector<const conformance::test_case*>& cases, const harness::run_options& o);
 
 }  // namespace ssec::differential

@@ -5,6 +5,7 @@
 // timeouts, a byte limit, a stop the caller can request).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -41,12 +42,16 @@ struct stream_request {
   bool follow_redirects = false;  ///< Off: a redirect is reported, not followed silently.
   bool decode_content = true;     ///< Let curl undo gzip/deflate/br it announced it accepts.
   bool verify_tls = true;
+  /// Non-zero ends the exchange within about a second, also while the server
+  /// is silent (end "stopped"): a command stopped by a signal
+  /// (ssec/adapter/interrupt.hpp). Set from another thread; nullptr: never.
+  const std::atomic<int>* stop = nullptr;
 };
 
 /// Why the exchange ended.
 enum class stream_end {
   complete,           ///< The server closed the response normally.
-  stopped,            ///< The caller's on_data returned false (enough events, say).
+  stopped,            ///< The caller's on_data returned false (enough events, say), or stream_request::stop.
   max_bytes,          ///< The byte limit was reached.
   timeout,            ///< The overall timeout struck.
   idle_timeout,       ///< No byte for idle_timeout_s.
