@@ -38,7 +38,8 @@ std::string_view expressed_by(export_format format, check_kind kind) noexcept {
     case check_kind::field_required: return ts ? "optional (?) or not" : "required";
     case check_kind::field_type: return ts ? "the property types" : "type";
     case check_kind::json_object: return ts ? "the interfaces" : "type: object";
-    case check_kind::object_has_type: return ts ? "type: string" : "required type, a string";
+    case check_kind::object_has_type:
+    case check_kind::type_key_casing: return ts ? "type: string" : "required type, a string";
     case check_kind::forbidden_field: return ts ? "property?: never" : "a property schema {not: {}}";
     case check_kind::content_type: return format == export_format::openapi ? "the text/event-stream media type" : "";
     default: return "";

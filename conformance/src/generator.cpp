@@ -185,6 +185,11 @@ class case_builder {
       std::vector<std::string> tags{"producer-rule"};
       if (r->check.kind == dl::check_kind::utf8) tags.push_back("invalid-utf8");
       if (r->check.kind == dl::check_kind::frame_terminated) tags.push_back("eof");
+      if (r->check.kind == dl::check_kind::known_field) {
+        tags.push_back("field-names");
+        tags.push_back("unknown-field");
+      }
+      if (r->check.kind == dl::check_kind::type_key_casing) tags.push_back("key-casing");
       if (brk) add_stream("rules", base + "/breaks", r->id + " broken", from, tags, verdict, brk->first);
     }
   }
@@ -315,8 +320,20 @@ class case_builder {
         f.no_space = true;
         return ctx(f);
       }
+      case dl::check_kind::known_field: {
+        // The frame again, its line named `Data`: no reader dispatches it.
+        frame lost = from_text(minimal.data);
+        lost.field = miscased("data");
+        return ctx(minimal, {lost});
+      }
       case dl::check_kind::json_object: return ctx(minimal, {from_text("plain text frame")});
       case dl::check_kind::object_has_type: return ctx(minimal, {from_text(R"({"text":"no type here"})")});
+      case dl::check_kind::type_key_casing: {
+        // The frame again with `Type` for `type`: plain text to every reader.
+        ojson o = ojson::object();
+        for (const auto& [k, v] : minimal.object.items()) o[k == "type" ? miscased(k) : k] = v;
+        return ctx(minimal, {from_text(o.dump())});
+      }
       case dl::check_kind::known_type: {
         ojson unknown = ojson::object();
         unknown["type"] = "unlisted_type";

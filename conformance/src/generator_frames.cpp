@@ -59,7 +59,8 @@ ojson make_object(const dl::event_spec& e, bool full) {
 }
 
 // The key spelled with other letter cases: equal to the key when case and
-// `_`/`-` are ignored (the key_casing check), never equal to it.
+// `_`/`-` are ignored (the key_casing and type_key_casing checks), never
+// equal to it.
 std::string miscased(const std::string& key) {
   std::string out = key;
   const bool has_upper = std::any_of(key.begin(), key.end(), [](char c) { return c >= 'A' && c <= 'Z'; });

@@ -64,11 +64,13 @@ class findings_model {
  public:
   explicit findings_model(const dl::dialect_spec& d) : d_(d) {}
 
-  std::set<std::string> run(const std::vector<seen_frame>& frames, bool invalid_utf8, bool cut_tail) {
+  std::set<std::string> run(const std::vector<seen_frame>& frames, bool invalid_utf8, bool unknown_field,
+                            bool cut_tail) {
     out_.clear();
     state_.clear();
     for (std::size_t i = 0; i < frames.size(); ++i) frame_checks(frames[i], i);
     if (invalid_utf8) each(dl::check_kind::utf8);
+    if (unknown_field) each(dl::check_kind::known_field);
     if (cut_tail) each(dl::check_kind::frame_terminated);
     for (const auto* r : d_.rules) {
       auto& s = state_[r->id];
@@ -96,6 +98,10 @@ class findings_model {
     for (const auto* r : d_.rules) {
       if (r->check.kind == k) out_.insert(r->id);
     }
+  }
+
+  bool has(dl::check_kind k) const {
+    return std::any_of(d_.rules.begin(), d_.rules.end(), [&](const auto* r) { return r->check.kind == k; });
   }
 
   // The most specific field_required rule for a missing field: type.field,
@@ -175,7 +181,15 @@ class findings_model {
     if (raw.find('\n') != std::string::npos) each(dl::check_kind::single_data_line);
     if (!typed) {
       each(dl::check_kind::json_object);
-      if (kind == "plain_text" && f.object.is_object()) each(dl::check_kind::object_has_type);
+      if (kind == "plain_text" && f.object.is_object()) {
+        // No `type` key, and one that is `type` up to case and `_`/`-`: the
+        // type_key_casing finding instead, where the dialect has such a rule.
+        bool variant = false;
+        if (!f.object.contains("type") && has(dl::check_kind::type_key_casing)) {
+          for (const auto& member : f.object.items()) variant = variant || dl::folded_key(member.key()) == "type";
+        }
+        each(variant ? dl::check_kind::type_key_casing : dl::check_kind::object_has_type);
+      }
     } else {
       if (kind == "unknown") each(dl::check_kind::known_type);
       if (f.duplicate_keys) each(dl::check_kind::unique_keys);
@@ -283,6 +297,7 @@ rendered render(const dl::dialect_spec& d, const stream& s) {
   std::uint64_t offset = 0;
   std::string last_id;
   bool invalid_utf8 = false;
+  bool unknown_field = false;
   std::vector<seen_frame> seen;
   for (std::size_t i = 0; i < s.frames.size(); ++i) {
     const frame& f = s.frames[i];
@@ -292,6 +307,16 @@ rendered render(const dl::dialect_spec& d, const stream& s) {
       chunk += line + eol;
       line_offset = offset + chunk.size();
     };
+    if (f.field != "data") {
+      // Its one line names a field no reader knows: ignored, nothing dispatched.
+      out.log.push_back("diag unknown_field off=" + std::to_string(line_offset));
+      add_line(f.field + ": " + f.data);
+      chunk += eol;
+      unknown_field = true;
+      offset += chunk.size();
+      out.chunks.push_back(std::move(chunk));
+      continue;
+    }
     std::vector<std::string> parts{f.data};
     if (s.how == variant::multiline) {
       const auto comma = f.data.find(',');
@@ -339,7 +364,7 @@ rendered render(const dl::dialect_spec& d, const stream& s) {
     out.log.push_back("diag discarded_at_eof off=" + std::to_string(offset));
     out.chunks.push_back("data: " + s.tail + eol);
   }
-  out.findings = findings_model(d).run(seen, invalid_utf8, !s.tail.empty());
+  out.findings = findings_model(d).run(seen, invalid_utf8, unknown_field, !s.tail.empty());
   return out;
 }
 

@@ -43,13 +43,18 @@ std::optional<ojson> wrong_value(const dl::field_spec& f);
 ojson make_object(const dl::event_spec& e, bool full);
 
 // The key spelled with other letter cases: equal to the key when case and
-// `_`/`-` are ignored (the key_casing check), never equal to it.
+// `_`/`-` are ignored (the key_casing and type_key_casing checks), never
+// equal to it.
 std::string miscased(const std::string& key);
 
 struct frame {
   std::string data;        // the data's bytes on the wire (a 0xFF byte marks invalid UTF-8)
   std::string event_line;  // the value of an `event:` line before the data, or empty
   bool no_space = false;   // `data:` without the space
+  // The field name of its data line. Another name (`Data`) is a field no
+  // reader knows: the line is ignored and the frame lost (known_field); such
+  // a frame is written as that one line whatever the stream's variant.
+  std::string field = "data";
   bool duplicate_keys = false;
   std::string type;  // the object's type (context logic), or empty
   ojson object;      // the object the data was made from (context logic), or null

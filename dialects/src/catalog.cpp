@@ -111,8 +111,10 @@ std::string_view to_string(check_kind k) noexcept {
     case check_kind::single_data_line: return "single_data_line";
     case check_kind::data_only: return "data_only";
     case check_kind::data_space: return "data_space";
+    case check_kind::known_field: return "known_field";
     case check_kind::json_object: return "json_object";
     case check_kind::object_has_type: return "object_has_type";
+    case check_kind::type_key_casing: return "type_key_casing";
     case check_kind::known_type: return "known_type";
     case check_kind::field_required: return "field_required";
     case check_kind::field_type: return "field_type";

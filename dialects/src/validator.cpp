@@ -70,6 +70,53 @@ std::optional<std::size_t> json_error_at(std::string_view data) {
   return std::nullopt;
 }
 
+// The key the frontend dispatches on, misspelt: the first top-level key of
+// a JSON object that equals `type` when case and `_`/`-` are ignored (`Type`,
+// `TYPE`), when the object has no `type` key itself. nullopt otherwise.
+std::optional<std::string> type_key_variant(std::string_view data) {
+  struct sax : nlohmann::json_sax<nlohmann::json> {
+    std::size_t depth = 0;
+    bool exact = false;
+    std::optional<std::string> variant;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+      ++depth;
+      return true;
+    }
+    bool key(string_t& k) override {
+      if (depth != 1) return true;
+      if (k == "type") {
+        exact = true;
+        return false;  // the key itself is there: nothing more to learn
+      }
+      if (!variant && folded_key(k) == "type") variant = k;
+      return true;
+    }
+    bool end_object() override {
+      --depth;
+      return true;
+    }
+    bool start_array(std::size_t) override {
+      ++depth;
+      return true;
+    }
+    bool end_array() override {
+      --depth;
+      return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) override { return false; }
+  } s;
+  nlohmann::json::sax_parse(data.begin(), data.end(), &s);
+  if (s.exact) return std::nullopt;
+  return std::move(s.variant);
+}
+
 std::string describe(const event_view& ev) {
   switch (ev.kind) {
     case event_kind::structured: return cat({"a ", ev.type, " frame"});
@@ -287,6 +334,12 @@ struct validator::impl {
     found.push_back(finding{rule, frame, offset, std::move(said.expected), std::move(said.seen)});
   }
 
+  // Whether the dialect has a rule of this kind.
+  bool has(check_kind k) const noexcept {
+    const std::size_t slot = kind_slot(k);
+    return kind_start[slot] != kind_start[slot + 1];
+  }
+
   template <class F>
   void each(check_kind k, F&& f) {
     const std::size_t slot = kind_slot(k);
@@ -474,7 +527,12 @@ struct validator::impl {
     lines_of(block, lines);
     for (const auto line : lines) {
       if (line.empty()) break;
-      if (field_name(line) != "data") {
+      // A comment (no name) or a field a reader knows. A line of a field no
+      // reader knows is lost: the known_field rule's finding, where the
+      // dialect has one, not this one.
+      const std::string_view name = field_name(line);
+      if (name == "data") continue;
+      if (name == "event" || name == "id" || name == "retry" || name.empty() || !has(check_kind::known_field)) {
         each(check_kind::data_only, [&](rule_state& s) {
           report(s, frame, offset, [&] { return texts{"a frame made of one data line", "the line " + excerpt(line)}; });
         });
@@ -510,9 +568,20 @@ struct validator::impl {
         report(s, frame, offset, [&] { return texts{"a JSON object with a string type", describe(ev)}; });
       });
       if (ev.kind == event_kind::plain_text && ev.json_object) {
-        each(check_kind::object_has_type, [&](rule_state& s) {
-          report(s, frame, offset, [&] { return texts{"a string type member", describe(ev)}; });
-        });
+        // `Type` instead of `type` is the type_key_casing rule's finding,
+        // where the dialect has one; any other object without a string type,
+        // the object_has_type one.
+        std::optional<std::string> variant;
+        if (has(check_kind::type_key_casing)) variant = type_key_variant(ev.raw);
+        if (variant) {
+          each(check_kind::type_key_casing, [&](rule_state& s) {
+            report(s, frame, offset, [&] { return texts{"key \"type\"", cat({"key ", excerpt(*variant)})}; });
+          });
+        } else {
+          each(check_kind::object_has_type, [&](rule_state& s) {
+            report(s, frame, offset, [&] { return texts{"a string type member", describe(ev)}; });
+          });
+        }
       }
     } else {
       if (ev.kind == event_kind::unknown) {
@@ -723,6 +792,18 @@ struct validator::impl {
   }
 
   void on_diagnostic(const diagnostic& d) {
+    if (d.code == diag::unknown_field) {
+      // Every reader ignores the line, so what it carries is lost: reported at
+      // the line, with the index of the frame it is in, or of the frame a
+      // block of such lines would have been (nothing is dispatched for it).
+      each(check_kind::known_field, [&](rule_state& s) {
+        report(s, frames, d.offset, [&] {
+          return texts{"the field name data (or event, id, retry)",
+                       cat({"the field name ", excerpt(d.detail), ", which every reader ignores"})};
+        });
+      });
+      return;
+    }
     if (d.code != diag::invalid_utf8 || utf8_reported_frame == frames) return;
     utf8_reported_frame = frames;
     each(check_kind::utf8, [&](rule_state& s) {

@@ -49,7 +49,7 @@ TEST(catalog, builtin_loads) {
   ASSERT_EQ(r.value->files().size(), 2u);
   for (const auto& f : r.value->files()) {
     EXPECT_EQ(f.format_version, 1);
-    EXPECT_EQ(f.catalog_version, "2.0.0");
+    EXPECT_EQ(f.catalog_version, "3.0.0");
   }
   EXPECT_EQ(r.value->files()[0].document, "chat-and-code-sessions.txt");
   EXPECT_EQ(r.value->files()[1].document, "agent-service.txt");

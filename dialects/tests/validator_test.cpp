@@ -109,6 +109,7 @@ std::vector<rule_case> rule_cases() {
        chat_ok + f(R"({"type":"checkpoint","id":"k","label":"l","fileCount":"3"})")},
       {"CHAT-KEY-CASING", "chat", chat_ok,
        chat_ok + f(R"({"type":"tool_result","id":"c1","name":"search","content":"x","is_error":true})")},
+      {"CHAT-TYPE-KEY-CASING", "chat", chat_ok, chat_ok + f(R"({"Type":"content","text":"x"})")},
       {"CHAT-FIELD-UNDECLARED", "chat", chat_ok, chat_ok + f(R"({"type":"content","text":"a","color":"red"})")},
       {"CHAT-JSON-UNIQUE-KEYS", "chat", chat_ok, chat_ok + f(R"({"type":"content","text":"a","text":"b"})")},
       {"CHAT-APPROVAL-ID", "chat", chat_ok, chat_ok + f(R"({"type":"approval_request","name":"rm","arguments":{}})")},
@@ -143,6 +144,8 @@ std::vector<rule_case> rule_cases() {
       {"AGENT-FRAME-DATA-ONLY", "agent", agent_ok, agent({"id: 7\n" + chunk})},
       {"AGENT-FRAME-DATA-SPACE", "agent", agent_ok,
        agent({"data:{\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"})},
+      {"AGENT-FRAME-DATA-NAME", "agent", agent_ok,
+       agent({"Data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"})},
       {"AGENT-FRAME-JSON", "agent", agent_ok, agent({f("Hello")})},
       {"AGENT-TYPE-KNOWN", "agent", agent_ok, agent({f(R"({"type":"brand_new","runId":"r1","stepId":"s1"})")})},
       {"AGENT-FIELD-REQUIRED", "agent", agent_ok, agent({f(R"({"type":"message_chunk","runId":"r1","stepId":"s1"})")})},
@@ -161,6 +164,11 @@ std::vector<rule_case> rule_cases() {
       {"AGENT-STEP-STEPID", "agent", agent_ok,
        f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"step_started","runId":"r1"})") +
            f(R"({"type":"step_completed","runId":"r1"})") + f(R"({"type":"done","runId":"r1"})")},
+      {"AGENT-ERROR-MESSAGE", "agent",
+       f(R"({"type":"run_started","runId":"r1"})") +
+           f(R"({"type":"error","runId":"r1","stepId":"s1","error":"boom"})") + f(R"({"type":"done","runId":"r1"})"),
+       f(R"({"type":"run_started","runId":"r1"})") + f(R"({"type":"error","runId":"r1","stepId":"s1"})") +
+           f(R"({"type":"done","runId":"r1"})")},
       {"AGENT-DONE-RUNID", "agent", agent_ok, agent({}, R"({"type":"done"})")},
       {"AGENT-RUNID-CONSTANT", "agent", agent_ok,
        agent({f(R"({"type":"message_chunk","content":"Hi","runId":"r2","stepId":"s1"})")})},
@@ -351,6 +359,176 @@ TEST(validator, key_variant_beside_the_mapped_key_is_an_undeclared_field) {
   EXPECT_EQ(rules_broken(instead), (std::set<std::string>{"CHAT-KEY-CASING", "CHAT-FIELD-REQUIRED"}))
       << describe(instead);
   EXPECT_FALSE(instead.conforming());
+}
+
+// Each finding as "RULE severity frame N byte M": which rule, how grave, and where.
+std::vector<std::string> located(const sse::dialect::validation_report& r) {
+  std::vector<std::string> out;
+  for (const auto& x : r.findings) {
+    out.push_back(x.rule->id + " " + std::string(sse::dialect::to_string(x.rule->level)) + " frame " +
+                  std::to_string(x.frame) + " byte " + std::to_string(x.offset));
+  }
+  return out;
+}
+
+// located() of `stream` fed to a stream validator whole, byte by byte and in
+// seeded random pieces: the same every way (a test failure otherwise).
+std::vector<std::string> located_under_every_chunking(const sse::dialect::dialect_spec& d, const std::string& stream) {
+  const auto fed = [&](const std::vector<std::string_view>& pieces) {
+    sse::dialect::stream_validator v(d);
+    for (const auto piece : pieces) v.feed(piece);
+    return located(v.finish());
+  };
+  auto whole = located(sse::dialect::validate_stream(d, stream));
+  EXPECT_EQ(fed(sse::chunking::whole(stream)), whole);
+  EXPECT_EQ(fed(sse::chunking::bytes(stream)), whole) << "byte by byte";
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    EXPECT_EQ(fed(sse::chunking::random(stream, seed)), whole) << "seed " << seed;
+  }
+  return whole;
+}
+
+const std::string run_started = f(R"({"type":"run_started","runId":"r1"})");
+const std::string run_done = f(R"({"type":"done","runId":"r1"})");
+const std::string chunk_json = R"({"type":"message_chunk","content":"Hi","runId":"r1","stepId":"s1"})";
+
+// agent:8: a frame is `data: ` and its JSON object. A line under any other
+// field name is ignored by every reader (WHATWG compares names literally), so
+// a frame made of one is dispatched by none: AGENT-FRAME-DATA-NAME (must) at
+// the line, with the index the frame would have had (the next frame's). In a
+// frame that is dispatched, the line is that rule's too, not DATA-ONLY's.
+// Blocks of comments or known fields alone carry no event and are no frames
+// (spec/DECISIONS.md, agent-frame-data-name, agent-frame-data-only).
+TEST(validator, a_data_line_under_another_field_name_is_a_lost_frame) {
+  const std::string at = std::to_string(run_started.size());
+  for (const std::string& line : {"Data: " + chunk_json, "DATA:" + chunk_json, "data : " + chunk_json,
+                                  " data: " + chunk_json, "dta: " + chunk_json, chunk_json}) {
+    const std::string stream = run_started + line + "\n\n" + run_done;
+    EXPECT_EQ(located_under_every_chunking(dialect("agent"), stream),
+              (std::vector<std::string>{"AGENT-FRAME-DATA-NAME must frame 1 byte " + at}))
+        << line;
+    const auto report = sse::dialect::validate_stream(dialect("agent"), stream);
+    EXPECT_EQ(report.frames, 2u) << line;
+    EXPECT_FALSE(report.conforming()) << line;
+    ASSERT_EQ(report.findings.size(), 1u);
+    EXPECT_NE(report.findings.front().seen.find("which every reader ignores"), std::string::npos)
+        << report.findings.front().seen;
+  }
+  // Beside the frame's data line: only the misnamed line's rule, at that line.
+  const std::string data_line = "data: " + chunk_json + "\n";
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"), run_started + data_line + "Data: more\n\n" + run_done),
+            (std::vector<std::string>{"AGENT-FRAME-DATA-NAME must frame 1 byte " +
+                                      std::to_string(run_started.size() + data_line.size())}));
+  // With an id line as well: that one is DATA-ONLY's, at the frame's block.
+  EXPECT_EQ(
+      located_under_every_chunking(dialect("agent"), run_started + data_line + "id: 7\nData: more\n\n" + run_done),
+      (std::vector<std::string>{
+          "AGENT-FRAME-DATA-NAME must frame 1 byte " + std::to_string(run_started.size() + data_line.size() + 6),
+          "AGENT-FRAME-DATA-ONLY must frame 1 byte " + at}));
+  // Kept: a keepalive comment, a retry, an id and an event type, each a block
+  // of its own, dispatch nothing and lose nothing.
+  EXPECT_TRUE(located_under_every_chunking(dialect("agent"), run_started + ": keepalive\n\nretry: 1000\n\nid: 3\n\n" +
+                                                                 "event: ping\n\n" + run_done + ": bye\n\n")
+                  .empty());
+}
+
+// agent:8 read once for every line of a frame: an id, event, retry or comment
+// line beside the data line breaks it as a second data line does (both MUST,
+// spec/DECISIONS.md, agent-frame-data-only), at the frame's block. A comment
+// before the frame's first field line starts no block and is not judged.
+TEST(validator, a_line_beside_the_data_line_is_a_must_finding) {
+  const std::string at = std::to_string(run_started.size());
+  const std::string data_line = "data: " + chunk_json + "\n";
+  for (const std::string extra : {"id: 7", "event: chunk", "retry: 1000", ": note"}) {
+    EXPECT_EQ(located_under_every_chunking(dialect("agent"), run_started + data_line + extra + "\n\n" + run_done),
+              (std::vector<std::string>{"AGENT-FRAME-DATA-ONLY must frame 1 byte " + at}))
+        << extra << " after the data line";
+  }
+  for (const std::string extra : {"id: 7", "event: chunk", "retry: 1000"}) {
+    EXPECT_EQ(located_under_every_chunking(dialect("agent"), run_started + extra + "\n" + data_line + "\n" + run_done),
+              (std::vector<std::string>{"AGENT-FRAME-DATA-ONLY must frame 1 byte " + at}))
+        << extra << " before the data line";
+  }
+  EXPECT_TRUE(
+      located_under_every_chunking(dialect("agent"), run_started + ": note\n" + data_line + "\n" + run_done).empty());
+  const auto report =
+      sse::dialect::validate_stream(dialect("agent"), run_started + "id: 7\n" + data_line + "\n" + run_done);
+  EXPECT_FALSE(report.conforming());
+}
+
+// chat:48 holds for the key the frontend dispatches on: `Type` (or any
+// spelling of `type` up to case and `_`/`-`) instead of `type` is
+// CHAT-TYPE-KEY-CASING (must) in chat, code and workflow, and not also
+// CHAT-TYPE-STRING. Beside `type` it is an extra field; a `type` that is not a
+// string is CHAT-TYPE-STRING's (spec/DECISIONS.md, chat-type-key-casing).
+TEST(validator, a_miscased_type_key_is_a_must_casing_finding) {
+  const std::string workflow_start = f(R"({"type":"run_started","runId":"w1"})");
+  const std::string workflow_end = f(R"({"type":"run_completed","runId":"w1"})");
+  const std::size_t chat_frames = sse::dialect::validate_stream(dialect("chat"), chat_ok).frames;
+  for (const std::string variant : {R"({"Type":"content","text":"x"})", R"({"TYPE":"content","text":"x"})",
+                                    R"({"ty_pe":"content","text":"x"})", R"({"text":"x","Type":5})"}) {
+    for (const char* name : {"chat", "code"}) {
+      EXPECT_EQ(located_under_every_chunking(dialect(name), chat_ok + f(variant)),
+                (std::vector<std::string>{"CHAT-TYPE-KEY-CASING must frame " + std::to_string(chat_frames) + " byte " +
+                                          std::to_string(chat_ok.size())}))
+          << name << " " << variant;
+    }
+    EXPECT_EQ(
+        located_under_every_chunking(dialect("workflow"), workflow_start + f(variant) + workflow_end),
+        (std::vector<std::string>{"CHAT-TYPE-KEY-CASING must frame 1 byte " + std::to_string(workflow_start.size())}))
+        << variant;
+    EXPECT_FALSE(sse::dialect::validate_stream(dialect("chat"), chat_ok + f(variant)).conforming());
+  }
+  const auto seen = sse::dialect::validate_stream(dialect("chat"), chat_ok + f(R"({"Type":"content","text":"x"})"));
+  ASSERT_EQ(seen.findings.size(), 1u);
+  EXPECT_EQ(seen.findings.front().seen, R"(key "Type")");
+  // Beside the key: an extra field (should); a non-string type: the type rule (should).
+  EXPECT_EQ(
+      located_under_every_chunking(dialect("chat"), chat_ok + f(R"({"type":"content","Type":"content","text":"x"})")),
+      (std::vector<std::string>{"CHAT-FIELD-UNDECLARED should frame " + std::to_string(chat_frames) + " byte " +
+                                std::to_string(chat_ok.size())}));
+  EXPECT_EQ(located_under_every_chunking(dialect("chat"), chat_ok + f(R"({"type":5,"Type":"content"})")),
+            (std::vector<std::string>{"CHAT-TYPE-STRING should frame " + std::to_string(chat_frames) + " byte " +
+                                      std::to_string(chat_ok.size())}));
+  // In agent a frame without `type` is already not a JSON object with a string type (must).
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"),
+                                         run_started + f(R"({"Type":"message_chunk","content":"Hi"})") + run_done),
+            (std::vector<std::string>{"AGENT-FRAME-JSON must frame 1 byte " + std::to_string(run_started.size())}));
+}
+
+// agent:29: an `error` frame carries `error`: AGENT-ERROR-MESSAGE (must) at
+// its frame. run_failed's `error` is a key field only: AGENT-FIELD-REQUIRED
+// (should). A misspelt `Error` is a casing slip and still no message
+// (spec/DECISIONS.md, agent-error-message).
+TEST(validator, an_error_frame_without_its_message_is_a_must_finding) {
+  const std::string at = std::to_string(run_started.size());
+  const auto with = [&](const std::string& frame) { return run_started + f(frame) + run_done; };
+  EXPECT_TRUE(
+      located_under_every_chunking(dialect("agent"), with(R"({"type":"error","runId":"r1","stepId":"s1","error":"x"})"))
+          .empty());
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"), with(R"({"type":"error","runId":"r1","stepId":"s1"})")),
+            (std::vector<std::string>{"AGENT-ERROR-MESSAGE must frame 1 byte " + at}));
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"),
+                                         with(R"({"type":"error","runId":"r1","stepId":"s1","Error":"x"})")),
+            (std::vector<std::string>{"AGENT-ERROR-MESSAGE must frame 1 byte " + at,
+                                      "AGENT-KEY-CASING should frame 1 byte " + at}));
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"), with(R"({"type":"run_failed","runId":"r1","stepId":"s1"})")),
+            (std::vector<std::string>{"AGENT-FIELD-REQUIRED should frame 1 byte " + at}));
+  EXPECT_FALSE(sse::dialect::validate_stream(dialect("agent"), with(R"({"type":"error","runId":"r1","stepId":"s1"})"))
+                   .conforming());
+}
+
+// agent:24 and agent:40 are each too weak for a MUST, and together they are
+// a reading: a step event without stepId is AGENT-STEP-STEPID, a should
+// finding, and the run conforms (spec/DECISIONS.md, agent-step-stepid).
+TEST(validator, step_events_without_step_id_are_a_should_finding) {
+  const std::string started = f(R"({"type":"step_started","runId":"r1"})");
+  const std::string stream = run_started + started + f(R"({"type":"step_completed","runId":"r1"})") + run_done;
+  EXPECT_EQ(located_under_every_chunking(dialect("agent"), stream),
+            (std::vector<std::string>{
+                "AGENT-STEP-STEPID should frame 1 byte " + std::to_string(run_started.size()),
+                "AGENT-STEP-STEPID should frame 2 byte " + std::to_string(run_started.size() + started.size())}));
+  EXPECT_TRUE(sse::dialect::validate_stream(dialect("agent"), stream).conforming());
 }
 
 // Unknown agent types still carry the envelope (spec/DECISIONS.md, unknown-types).

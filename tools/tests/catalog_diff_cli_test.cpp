@@ -78,7 +78,7 @@ class catalog_cli : public ::testing::Test {
   }
 
   fs::path minor() const {
-    return spec_copy("minor", {{chunk_line, addition}, {"catalog_version: 2.0.0", "catalog_version: 2.1.0"}});
+    return spec_copy("minor", {{chunk_line, addition}, {"catalog_version: 3.0.0", "catalog_version: 3.1.0"}});
   }
   fs::path major_unbumped() const { return spec_copy("major", {{resume_block, ""}}); }
 

@@ -24,16 +24,17 @@ class cli : public tool_test {
   outcome run(const std::string& args) const { return shell(quote(tool) + " " + args); }
 };
 
-// The document's own example run, with an `id:` line added: conforming (no MUST
-// broken), but the extra line is AGENT-FRAME-DATA-ONLY (should) at its frame's start.
+// The document's own example run, with a `role` field added to a message_chunk:
+// conforming (no MUST broken), but the extra field is AGENT-FIELD-UNDECLARED
+// (should) at its frame's start.
 TEST_F(cli, validate_reports_should_findings_with_frame_and_byte_and_exits_zero) {
   const fs::path example = source_dir / "tools/examples/agent-run.sse";
   const std::string bytes = read_file(example);
-  const std::size_t id_line = bytes.find("id: 4\n");
-  ASSERT_NE(id_line, std::string::npos);
+  const std::size_t role_frame = bytes.find("data: {\"type\":\"message_chunk\",\"content\":\" there\",\"role\"");
+  ASSERT_NE(role_frame, std::string::npos);
   const auto r = run("validate --dialect agent '" + example.string() + "'");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("frame 4, byte " + std::to_string(id_line) + ": AGENT-FRAME-DATA-ONLY (should)"),
+  EXPECT_NE(r.out.find("frame 4, byte " + std::to_string(role_frame) + ": AGENT-FIELD-UNDECLARED (should)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(": conforming"), std::string::npos) << r.out;

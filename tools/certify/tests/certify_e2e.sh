@@ -37,7 +37,7 @@ PY
 }
 
 # Three copies of spec/: OLD as it is; NEW adds a chat type and a field
-# (2.1.0); BREAK makes the agent runId an integer (3.0.0); NOBUMP adds the
+# (3.1.0); BREAK makes the agent runId an integer (4.0.0); NOBUMP adds the
 # type without changing the version.
 cp -r "$src/spec" old
 cp -r "$src/spec" new
@@ -56,9 +56,9 @@ ann = "          - {key: annotations, type: array, required: false, purpose: Cit
 cit = ("      - type: citation\n        purpose: A source the answer cites.\n        source: chat-and-code-sessions.txt:17\n"
        "        fields:\n          - {key: url, type: string, required: true, purpose: Where the source is., source: chat-and-code-sessions.txt:17}\n")
 th = "      - type: thinking\n"
-edit("new/chat.yaml", [("catalog_version: 2.0.0", "catalog_version: 2.1.0"), (text, text + ann), (th, cit + th)])
+edit("new/chat.yaml", [("catalog_version: 3.0.0", "catalog_version: 3.1.0"), (text, text + ann), (th, cit + th)])
 edit("nobump/chat.yaml", [(th, cit + th)])
-edit("break/agent.yaml", [("catalog_version: 2.0.0", "catalog_version: 3.0.0"),
+edit("break/agent.yaml", [("catalog_version: 3.0.0", "catalog_version: 4.0.0"),
                           ("{key: runId, type: string, required: true", "{key: runId, type: integer, required: true")])
 PY
 reference_old="$tool adapter --spec old"
@@ -231,7 +231,7 @@ import pathlib
 p = pathlib.Path("removed/chat.yaml"); t = p.read_text()
 a = "          - {key: text, type: string, required: true, purpose: Text appended to the body., source: chat-and-code-sessions.txt:17}\n"
 assert a in t
-t = t.replace("catalog_version: 2.0.0", "catalog_version: 3.0.0", 1).replace(a, "          - {key: body, type: string, required: true, purpose: Text appended to the body., source: chat-and-code-sessions.txt:17}\n", 1)
+t = t.replace("catalog_version: 3.0.0", "catalog_version: 4.0.0", 1).replace(a, "          - {key: body, type: string, required: true, purpose: Text appended to the body., source: chat-and-code-sessions.txt:17}\n", 1)
 p.write_text(t)
 PY
 expect_exit 1 "$tool" certify --old old --new removed "${fast[@]}" \

@@ -145,8 +145,10 @@ enum class check_kind : std::uint8_t {
   single_data_line,
   data_only,
   data_space,
+  known_field,
   json_object,
   object_has_type,
+  type_key_casing,
   known_type,
   field_required,
   field_type,
@@ -171,10 +173,11 @@ enum class check_kind : std::uint8_t {
 /// The catalog name of a check kind ("field_required").
 std::string_view to_string(check_kind k) noexcept;
 
-/// The fold behind `key_casing` (spec/FORMAT.md): `key` with ASCII letters
-/// lower-cased and every '_' and '-' removed, other bytes kept. Two keys with
-/// the same fold differ only in casing or separators ("runId", "run_id",
-/// "RUN-ID"). The validator and the case generator's model both use it.
+/// The fold behind `key_casing` and `type_key_casing` (spec/FORMAT.md): `key`
+/// with ASCII letters lower-cased and every '_' and '-' removed, other bytes
+/// kept. Two keys with the same fold differ only in casing or separators
+/// ("runId", "run_id", "RUN-ID"). The validator and the case generator's
+/// model both use it.
 std::string folded_key(std::string_view key);
 
 /// "type.key[.key...]"; type "*" means every type.

@@ -55,7 +55,9 @@ class validator {
   /// lf_line_ends, data_only and data_space are skipped for this frame).
   void on_frame(const event_view& ev, std::string_view block = {});
 
-  /// A wire diagnostic (invalid_utf8 feeds the utf8 check).
+  /// A wire diagnostic, as it comes (before the event of its block): it
+  /// feeds the utf8 check (invalid_utf8) and the known_field check
+  /// (unknown_field).
   void on_diagnostic(const diagnostic& d);
 
   /// The HTTP response's Content-Type header value, when the caller has it
