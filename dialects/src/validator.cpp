@@ -42,18 +42,23 @@ std::string excerpt(std::string_view s, std::size_t max = 60) { return ssec::quo
 // Where JSON-looking data (its first non-blank byte is `{` or `[`) stops
 // parsing, as a byte offset into the data; nullopt when it parses or does not
 // look like JSON at all.
+// A SAX handler that takes every value and goes on; the two below override
+// only the events they look at.
+struct accept_values : nlohmann::json_sax<nlohmann::json> {
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+};
+
 std::optional<std::size_t> json_error_at(std::string_view data) {
   const std::size_t first = data.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || (data[first] != '{' && data[first] != '[')) return std::nullopt;
-  struct sax : nlohmann::json_sax<nlohmann::json> {
+  struct sax : accept_values {
     std::optional<std::size_t> at;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override { return true; }
     bool key(string_t&) override { return true; }
     bool end_object() override { return true; }
@@ -74,17 +79,10 @@ std::optional<std::size_t> json_error_at(std::string_view data) {
 // a JSON object that equals `type` when case and `_`/`-` are ignored (`Type`,
 // `TYPE`), when the object has no `type` key itself. nullopt otherwise.
 std::optional<std::string> type_key_variant(std::string_view data) {
-  struct sax : nlohmann::json_sax<nlohmann::json> {
+  struct sax : accept_values {
     std::size_t depth = 0;
     bool exact = false;
     std::optional<std::string> variant;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override {
       ++depth;
       return true;
