@@ -44,15 +44,7 @@ async function* sse(res) {
 }
 // ---- end of transcription ----
 
-function responseOf(chunks) {
-  let next = 0;
-  return new Response(new ReadableStream({
-    pull(controller) {
-      if (next < chunks.length) controller.enqueue(chunks[next++]);
-      else controller.close();
-    },
-  }, { highWaterMark: 0 }));
-}
+const { responseOf } = require('./lib/response.js');
 
 function handled(ev) {
   return { kind: 'structured', type: ev.type, fields: ev, raw: rawOf.get(ev) ?? JSON.stringify(ev) };

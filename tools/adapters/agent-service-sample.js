@@ -27,17 +27,7 @@ async function* sse(res) {
 }
 // ---- end of transcription ----
 
-function responseOf(chunks) {
-  let next = 0;
-  return new Response(new ReadableStream({
-    // One chunk per pull, as a network stream delivers them (enqueueing them
-    // all at once makes Node's stream queue quadratic in the chunk count).
-    pull(controller) {
-      if (next < chunks.length) controller.enqueue(chunks[next++]);
-      else controller.close();
-    },
-  }, { highWaterMark: 0 }));
-}
+const { responseOf } = require('./lib/response.js');
 
 serve({
   name: 'agent-service sample parser',

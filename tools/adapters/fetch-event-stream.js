@@ -5,21 +5,9 @@
 'use strict';
 const { serve } = require('./lib/adapter.js');
 const { events: sseEvents } = require('fetch-event-stream');
-// Its package.json is not exported, so read it from disk.
-const { version } = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, 'node_modules/fetch-event-stream/package.json'), 'utf8'));
-
-function responseOf(chunks) {
-  let next = 0;
-  return new Response(new ReadableStream({
-    // One chunk per pull, as a network stream delivers them. (Enqueueing
-    // them all at once makes Node's stream queue cost quadratic time in
-    // the number of chunks: the glue, not the library, would time out.)
-    pull(controller) {
-      if (next < chunks.length) controller.enqueue(chunks[next++]);
-      else controller.close();
-    },
-  }, { highWaterMark: 0 }));
-}
+const { responseOf, packageVersion } = require('./lib/response.js');
+// Its package.json is not exported: packageVersion reads it from disk.
+const version = packageVersion('fetch-event-stream');
 
 serve({
   name: 'fetch-event-stream',

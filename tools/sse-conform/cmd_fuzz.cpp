@@ -194,8 +194,8 @@ void add_fuzz_command(CLI::App& app, int& code) {
                   "Run part K of N (e.g. 2/4) of the samples: those whose index i has i mod N == K-1; with "
                   "--max-execs the N shards of one seed run the unsharded samples exactly once");
   cmd->add_option("--out", args->out,
-                  "Write each finding here as <fingerprint>.yaml (a subfolder per --impl when "
-                  "several)")
+                  "Write each finding here as <impl name>/<fingerprint>.yaml (a subfolder per --impl, named "
+                  "from its hello); checked before fuzzing (exit 2 when it cannot be written)")
       ->capture_default_str();
   cmd->add_option("--jobs", args->jobs, "Workers, each with its own adapter processes")
       ->check(in_range(1u, 256u))

@@ -53,8 +53,13 @@ struct diagnostic {
 /// The one hook a visitor must have. The others are optional and found by
 /// name: `void on_retry(std::uint64_t ms)`, `void on_comment(std::string_view
 /// text, std::uint64_t offset)` (text is UTF-8-repaired, after the colon, with
-/// nothing stripped) and `void on_diagnostic(const diagnostic&)`. A visitor
-/// must not call back into the parser that is calling it.
+/// nothing stripped), `void on_diagnostic(const diagnostic&)` and `void
+/// on_no_dispatch(std::uint64_t offset, bool had_fields)`: a blank line found
+/// the data buffer empty, so step 2 of "dispatch the event" dispatched
+/// nothing; `offset` is the first field line of that block when it had one
+/// (`had_fields`: an `event`, `id`, `retry` or unknown field without `data`),
+/// else the blank line itself (a blank line after nothing or comments only).
+/// A visitor must not call back into the parser that is calling it.
 template <class V>
 concept visitor = requires(V& v, const event_view& e) {
   { v.on_event(e) } -> std::same_as<action>;
@@ -189,7 +194,7 @@ class parser {
 
   bool process_line(std::string_view line, std::uint64_t at, bool line_outlives_call, std::size_t ascii_prefix);
   bool append_data(std::string_view raw, std::uint64_t at, bool line_outlives_call, known_ascii known);
-  bool dispatch();
+  bool dispatch(std::uint64_t blank_at);
   void own_data();
 
   Visitor* visitor_;

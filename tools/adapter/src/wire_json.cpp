@@ -26,7 +26,9 @@ result<sse::event> wire_event_from_json(const nlohmann::json& j) {
     if (!value.is_string()) return fail("member \"" + key + "\" must be a string");
     *slot = value.get<std::string>();
   }
-  for (const char* key : {"type", "data", "lastEventId"}) {
+  // An event without `data` is one with empty data (an API that leaves the
+  // member out for an empty buffer); the other two members are required.
+  for (const char* key : {"type", "lastEventId"}) {
     if (!j.contains(key)) return fail(std::string("event lacks member \"") + key + "\"");
   }
   return e;

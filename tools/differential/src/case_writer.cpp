@@ -101,6 +101,9 @@ std::string finding_case_text(const conf::test_case& c, const divergence& d, con
   out << "# Found by `sse-conform fuzz` (tools/docs/fuzz.md); review before moving it into conformance/cases/.\n"
       << "# fingerprint: " << d.fingerprint << "\n"
       << "# grade: " << conf::to_string(d.outcome) << "\n"
+      << (p.compound_of.empty() ? std::string()
+                                : "# compound of: " + ssec::join(p.compound_of, " + ") +
+                                      " (the case needs both: without either of two of its lines it shows the other)\n")
       << "# implementation: " << plain(p.impl_name) << " " << plain(p.impl_version) << "\n"
       << "# provenance: seed=" << p.seed << " sample=" << p.sample_index << " generator=" << p.generator
       << " reference=\"" << plain(p.reference) << "\"\n";

@@ -49,7 +49,7 @@ int fuzz_report::exit_code() const {
   if (interrupted_by != 0) return 128 + interrupted_by;
   int code = 0;
   for (const auto& i : impls) {
-    if (!i.setup_error.empty()) return 2;
+    if (!i.setup_error.empty() || !i.write_error.empty()) return 2;
     for (const auto& f : i.findings) {
       if (f.d.outcome != conf::outcome::informational) code = 1;
     }
@@ -87,17 +87,8 @@ struct impl_state {
   std::vector<std::string> order;        // fingerprints in the order found
   std::uint64_t over_limit = 0;
   std::uint64_t starts = 0;
+  std::string write_error;  // the first finding that could not be written
 };
-
-std::string dir_name(std::string_view name) {
-  std::string out;
-  for (const char ch : name) {
-    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-                    ch == '.' || ch == '_';
-    out += ok ? ch : '_';
-  }
-  return out.empty() || out[0] == '.' ? "impl" + out : out;
-}
 
 }  // namespace
 
@@ -142,12 +133,16 @@ class fuzz_run {
           ok = false;
         }
       }
-      // One implementation writes into the folder itself; several each into a subfolder.
-      state->dir = o_.out_dir;
-      if (o_.impls.size() > 1) {
-        std::string name = dir_name(state->info.name.empty() ? "impl" : state->info.name);
-        while (!dirs.insert(name).second) name += "_";
-        state->dir /= name;
+      // Each implementation writes into a folder of its own, named from its
+      // hello, checked before the first sample (writable, no symbolic link).
+      std::string name = impl_dir_name(state->info.name.empty() ? "impl" : state->info.name);
+      while (!dirs.insert(name).second) name += "_";
+      state->dir = o_.out_dir / name;
+      if (r.setup_error.empty()) {
+        if (auto ready = prepare_out_dir(state->dir); !ready) {
+          r.setup_error = "--out: " + ready.error().to_string();
+          ok = false;
+        }
       }
       r.info = state->info;
       r.dir = state->dir;
@@ -189,6 +184,7 @@ class fuzz_run {
       auto& r = report_.impls[k];
       for (const auto& fp : st.order) r.findings.push_back(st.found.at(fp));
       r.over_limit = st.over_limit;
+      r.write_error = st.write_error;
       const std::uint64_t first_starts = std::max(1u, o_.jobs);  // each worker starts one
       r.restarts = st.starts > first_starts ? st.starts - first_starts : 0;
     }
@@ -247,7 +243,7 @@ class fuzz_run {
       const conf::test_case repaired = reference_case(o_.layer, r.repaired, dialect_);
       const auto again = judge_sample(proc, st, repaired, r.repaired);
       if (!again || again->outcome == conf::outcome::informational) {
-        d->fingerprint = std::string(conf::to_string(o_.layer)) + "." + std::string(r.name);
+        d->fingerprint = repair_fingerprint(conf::to_string(o_.layer), r.name);
         break;
       }
     }
@@ -308,7 +304,42 @@ class fuzz_run {
     }
   }
 
-  void record(std::size_t k, adapter_process& proc, std::uint64_t index, const sample& s, const divergence& d) {
+  // A shrunk case whose divergence goes when either of two of its lines goes,
+  // each removal leaving another divergence, needs two bugs at once: those
+  // two fingerprints (each recorded in turn, from the case without the other
+  // line), else nothing.
+  std::vector<std::string> compound_parts(std::size_t k, adapter_process& proc, std::uint64_t index,
+                                          const sample& small, const divergence& d, int depth) {
+    impl_state& st = *impls_[k];
+    std::vector<std::pair<std::string, sample>> parts;
+    for (const auto& [from, to] : line_spans(small.bytes)) {
+      if (interrupted() || parts.size() == 2) break;
+      const sample without = remove_range(small, from, to);
+      const conf::test_case c = reference_case(o_.layer, without, dialect_);
+      if (!conf::missing_capabilities(c, st.caps).empty()) continue;
+      const auto again = try_sample(proc, st, c, without);
+      if (!again || again->fingerprint == d.fingerprint || again->fingerprint.starts_with("adapter.") ||
+          again->outcome == conf::outcome::informational) {
+        continue;
+      }
+      if (parts.empty() || parts.front().first != again->fingerprint) parts.emplace_back(again->fingerprint, without);
+    }
+    if (parts.size() < 2) return {};
+    std::vector<std::string> names;
+    for (const auto& [fingerprint, part] : parts) {
+      names.push_back(fingerprint);
+      if (depth == 0 && !interrupted()) {
+        if (const auto again = try_sample(proc, st, reference_case(o_.layer, part, dialect_), part)) {
+          record(k, proc, index, part, *again, depth + 1);
+        }
+      }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  void record(std::size_t k, adapter_process& proc, std::uint64_t index, const sample& s, const divergence& d,
+              int depth = 0) {
     impl_state& st = *impls_[k];
     {
       const std::lock_guard lock(st.mutex);
@@ -328,18 +359,36 @@ class fuzz_run {
       st.found.emplace(d.fingerprint, f);
       st.order.push_back(d.fingerprint);
     }
-    // Shrink while it keeps its fingerprint, on this worker's adapter.
-    // Interrupted, no candidate is kept: the sample shrunk so far is written
-    // with the divergence it showed (`kept`).
-    const bool gradeable = conf::missing_capabilities(reference_case(o_.layer, s, dialect_), st.caps).empty();
+    // Shrink while it keeps its fingerprint, on this worker's adapter, into a
+    // case `run` grades: one that needs no capability the adapter lacks. A
+    // sample that needs one starts without the fields behind it when that
+    // keeps the fingerprint; once a candidate is gradeable, every later one
+    // must be. Interrupted, no candidate is kept: the sample shrunk so far is
+    // written with the divergence it showed (`kept`).
+    const auto missing = [&](const sample& x) {
+      return conf::missing_capabilities(reference_case(o_.layer, x, dialect_), st.caps);
+    };
     std::optional<divergence> kept;
-    const auto interesting = [&](const sample& candidate) {
+    const auto same_fingerprint = [&](const sample& candidate) {
       if (interrupted()) return false;
       const conf::test_case c = reference_case(o_.layer, candidate, dialect_);
-      if (gradeable && !conf::missing_capabilities(c, st.caps).empty()) return false;
       auto again = try_sample(proc, st, c, candidate);
       if (interrupted() || !again || again->fingerprint != d.fingerprint) return false;
       kept = std::move(again);
+      return true;
+    };
+    sample start = s;
+    if (const auto lacking = missing(s); !lacking.empty()) {
+      std::vector<std::string> fields;
+      for (const auto& cap : lacking) fields.emplace_back(cap == "retry" ? "retry" : "id");
+      if (sample stripped = without_fields(s, fields); same_fingerprint(stripped)) start = std::move(stripped);
+    }
+    bool gradeable = missing(start).empty();
+    const auto interesting = [&](const sample& candidate) {
+      const bool ok = missing(candidate).empty();
+      if (gradeable && !ok) return false;
+      if (!same_fingerprint(candidate)) return false;
+      gradeable |= ok;
       return true;
     };
     shrink_limits limits;
@@ -347,7 +396,7 @@ class fuzz_run {
     limits.max_tests = slow ? 12 : o_.shrink_tests;
     limits.deadline = steady::now() + std::chrono::milliseconds(static_cast<std::int64_t>(o_.shrink_seconds * 1000));
     shrink_stats stats;
-    const sample small = shrink(s, interesting, limits, &stats);
+    const sample small = shrink(start, interesting, limits, &stats);
     const conf::test_case c = reference_case(o_.layer, small, dialect_);
     divergence final_d = d;
     if (interrupted()) {
@@ -355,6 +404,10 @@ class fuzz_run {
       stats.complete = false;
     } else if (auto again = try_sample(proc, st, c, small); again && again->fingerprint == d.fingerprint) {
       final_d = *again;
+    }
+    std::vector<std::string> compound;
+    if (!interrupted() && !d.fingerprint.starts_with("adapter.") && d.outcome != conf::outcome::informational) {
+      compound = compound_parts(k, proc, index, small, final_d, depth);
     }
 
     provenance p;
@@ -364,11 +417,17 @@ class fuzz_run {
     p.impl_name = st.info.name;
     p.impl_version = st.info.version;
     p.impl_command = st.command;
+    p.compound_of = compound;
     const std::string text = finding_case_text(c, final_d, p);
-    std::error_code ec;
-    fs::create_directories(st.dir, ec);
     const fs::path file = st.dir / (d.fingerprint + ".yaml");
-    std::ofstream(file, std::ios::binary) << text;
+    std::string not_written, write_error;
+    if (const auto lacking = conf::missing_capabilities(c, st.caps); !lacking.empty()) {
+      not_written = "not written: the shrunk case needs capability " + ssec::join(lacking, ", ") +
+                    ", which the adapter does not list, so `run` would skip it";
+    } else if (auto written = write_finding_file(file, text); !written) {
+      not_written = written.error().to_string();
+      write_error = not_written;
+    }
 
     const std::lock_guard lock(st.mutex);
     finding& f = st.found.at(d.fingerprint);
@@ -377,8 +436,14 @@ class fuzz_run {
     f.shrunk_chunks = small.cuts.size() + 1;
     f.shrink_tests = stats.tests;
     f.shrink_complete = stats.complete;
-    f.file = file;
     f.shrunk_escaped = conf::describe_chunks(chunks_of(small), 200);
+    f.compound_of = compound;
+    if (!not_written.empty()) {
+      f.not_written = not_written;
+      if (!write_error.empty() && st.write_error.empty()) st.write_error = write_error;
+      return;
+    }
+    f.file = file;
     conf::test_case named = c;
     named.id = finding_id(st.info.name + "/" + d.fingerprint);
     named.topic = d.fingerprint;

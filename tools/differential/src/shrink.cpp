@@ -19,6 +19,18 @@ sample remove_range(const sample& s, std::size_t from, std::size_t to) {
   return out;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> line_spans(std::string_view b) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for (std::size_t start = 0, i = 0; i < b.size(); ++i) {
+    const bool end = b[i] == '\n' || (b[i] == '\r' && (i + 1 == b.size() || b[i + 1] != '\n'));
+    if (end || i + 1 == b.size()) {
+      spans.emplace_back(start, i + 1);
+      start = i + 1;
+    }
+  }
+  return spans;
+}
+
 namespace {
 
 class reducer {
@@ -43,15 +55,7 @@ class reducer {
   // byte by byte, and ddmin's aligned pieces seldom fall on its bounds.
   bool lines(sample& s) {
     bool changed = false;
-    std::vector<std::pair<std::size_t, std::size_t>> spans;
-    for (std::size_t start = 0, i = 0; i < s.bytes.size(); ++i) {
-      const bool end =
-          s.bytes[i] == '\n' || (s.bytes[i] == '\r' && (i + 1 == s.bytes.size() || s.bytes[i + 1] != '\n'));
-      if (end || i + 1 == s.bytes.size()) {
-        spans.emplace_back(start, i + 1);
-        start = i + 1;
-      }
-    }
+    const auto spans = line_spans(s.bytes);
     for (auto it = spans.rbegin(); it != spans.rend() && !exhausted(); ++it) {
       if (it->second <= s.bytes.size()) changed |= attempt(s, remove_range(s, it->first, it->second));
     }

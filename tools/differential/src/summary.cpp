@@ -5,6 +5,7 @@
 
 #include "ssec/adapter/interrupt.hpp"
 #include "ssec/differential/fuzzer.hpp"
+#include "ssec/support/escape.hpp"
 #include "ssec/support/text.hpp"
 
 namespace ssec::differential {
@@ -38,20 +39,25 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
     }
     std::size_t bugs = 0;
     for (const auto& f : i.findings) bugs += f.d.outcome != conf::outcome::informational;
-    out << i.info.name << " " << i.info.version << ": " << i.findings.size() << " fingerprint"
+    out << printable(i.info.name) << " " << printable(i.info.version) << ": " << i.findings.size() << " fingerprint"
         << (i.findings.size() == 1 ? "" : "s") << " (" << bugs << " divergence" << (bugs == 1 ? "" : "s") << ", "
         << i.findings.size() - bugs << " informational), " << i.restarts << " restart" << (i.restarts == 1 ? "" : "s");
+    std::size_t compounds = 0;
+    for (const auto& f : i.findings) compounds += f.compound_of.empty() ? 0 : 1;
+    if (compounds > 0) out << ", " << compounds << " of them compound" << (compounds == 1 ? "" : "s") << " of two";
     if (i.over_limit > 0) out << ", " << i.over_limit << " more not kept (--max-fingerprints)";
     out << "\n";
     for (const auto& f : i.findings) {
       out << "  " << conf::to_string(f.d.outcome) << "  " << f.d.fingerprint << "  (" << f.hits << " hit"
           << (f.hits == 1 ? "" : "s") << "; shrunk " << f.original_bytes << " -> "
           << ssec::counted(f.shrunk_bytes, "byte") << " in " << f.shrunk_chunks << " chunk"
-          << (f.shrunk_chunks == 1 ? "" : "s") << ")\n";
+          << (f.shrunk_chunks == 1 ? "" : "s") << ")"
+          << (f.compound_of.empty() ? std::string() : "  compound of " + ssec::join(f.compound_of, " + ")) << "\n";
       out << "      input " << f.shrunk_escaped << "\n";
       for (const auto& line : brief_difference(f.d.first_difference)) out << "      " << line << "\n";
-      out << "      " << f.file.string() << "\n";
+      out << "      " << (f.not_written.empty() ? f.file.string() : f.not_written) << "\n";
     }
+    if (!i.write_error.empty()) out << "  error: findings were lost: " << i.write_error << "\n";
     if (!i.findings.empty()) out << "  reproduce: " << reproduce_all(o, i) << "\n";
   }
   for (const auto& a : r.agreements) {
@@ -85,8 +91,13 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
     ij["name"] = i.info.name;
     ij["version"] = i.info.version;
     if (!i.setup_error.empty()) ij["setup_error"] = i.setup_error;
+    ij["out"] = i.dir.string();
+    if (!i.write_error.empty()) ij["write_error"] = i.write_error;
     ij["restarts"] = i.restarts;
     ij["fingerprints"] = i.findings.size();
+    std::size_t compounds = 0;
+    for (const auto& f : i.findings) compounds += f.compound_of.empty() ? 0 : 1;
+    ij["compounds"] = compounds;
     ij["over_limit"] = i.over_limit;
     oj findings = oj::array();
     for (const auto& f : i.findings) {
@@ -104,6 +115,8 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
       fj["first_difference"] = f.d.first_difference;
       fj["file"] = f.file.string();
       fj["reproduce"] = f.reproduce;
+      if (!f.not_written.empty()) fj["not_written"] = f.not_written;
+      if (!f.compound_of.empty()) fj["compound_of"] = f.compound_of;
       findings.push_back(std::move(fj));
     }
     ij["findings"] = std::move(findings);

@@ -179,7 +179,7 @@ TEST(differential_oracle, judges_as_run_grades) {
   EXPECT_EQ(d->outcome, conf::outcome::fail);
   const auto none = diff::judge(c, answer(json{{"id", id}, {"events", json::array()}, {"retry", nullptr}}.dump()), {});
   ASSERT_TRUE(none);
-  EXPECT_EQ(none->fingerprint, "wire.events.missing");
+  EXPECT_EQ(none->fingerprint, "wire.events.missing.data");
   // An event too many in front is a count difference, not a data difference.
   const auto extra = diff::judge(c,
                                  answer(json{{"id", id},
@@ -190,7 +190,7 @@ TEST(differential_oracle, judges_as_run_grades) {
                                             .dump()),
                                  {});
   ASSERT_TRUE(extra);
-  EXPECT_EQ(extra->fingerprint, "wire.events.extra");
+  EXPECT_EQ(extra->fingerprint, "wire.events.extra.other");
   EXPECT_EQ(diff::judge(c, {ssec::exchange_status::crashed, "", "exited with status 3"}, {})->fingerprint,
             "adapter.crash");
   EXPECT_EQ(diff::judge(c, answer("not json"), {})->fingerprint, "adapter.malformed");
@@ -275,14 +275,15 @@ TEST(differential_oracle, repairs_never_join_a_lone_cr_to_an_lf) {
   EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\r\n"}), "crlf"), std::nullopt);
   EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\xEF\xBB\xBF\n"}), "bom"), std::nullopt);
   EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\n", 9)}), "nul"), std::nullopt);
-  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\0\n", 10)}), "nul"), std::string("data:a\r\0\n", 9));
+  // (NULs right after a CR begin a field name, which the nul repair keeps too.)
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("data:a\r\0\0\n", 10)}), "nul"), std::nullopt);
   // Elsewhere they repair as before.
   EXPECT_EQ(find(diff::sample_from_chunks({"data:a\r\n\r\n"}), "crlf"), "data:a\n\n");
   EXPECT_EQ(find(diff::sample_from_chunks({"\xEF\xBB\xBF\xEF\xBB\xBF"
                                            "data\n\n"}),
                  "bom"),
             "data\n\n");
-  EXPECT_EQ(find(diff::sample_from_chunks({std::string("id:\0\n\n", 6)}), "nul"), "id:\n\n");
+  EXPECT_EQ(find(diff::sample_from_chunks({std::string("id:a\0\n\n", 7)}), "nul"), "id:a\n\n");
 }
 
 TEST(differential_case_writer, written_case_loads_back_byte_exact) {
@@ -327,9 +328,11 @@ class fuzz_cli : public ::testing::Test {
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
   }
-  outcome run(const std::string& args) const {
+  outcome run(const std::string& args) const { return shell("'" + tool + "' " + args); }
+  // `command` as a shell runs it (a reproduce command the summary printed).
+  outcome shell(const std::string& command_line) const {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = "'" + tool + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string command = command_line + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
   }
@@ -481,6 +484,61 @@ INSTANTIATE_TEST_SUITE_P(one_bug_dialect_variants, fuzz_dialect_bug,
                            return name;
                          });
 
+// A toy carrying several bugs at once gives exactly one fingerprint per bug,
+// and every case written fails the toy through the command the summary
+// prints for it, with nothing skipped.
+struct multi_bug_param {
+  const char* bugs;
+  const char* omit;  // a reporting capability its hello leaves out, or ""
+  std::vector<std::string> fingerprints;
+};
+void PrintTo(const multi_bug_param& p, std::ostream* os) {
+  *os << p.bugs << (*p.omit != 0 ? " without " : "") << p.omit;
+}
+class fuzz_multi_bug : public fuzz_cli, public ::testing::WithParamInterface<multi_bug_param> {};
+
+TEST_P(fuzz_multi_bug, one_fingerprint_per_bug_and_every_case_reproduces) {
+  const auto& p = GetParam();
+  const std::string variant = toy + " --bug " + p.bugs + (*p.omit != 0 ? std::string(" --omit ") + p.omit : "");
+  const auto r = run(fuzz_args(variant, 300, "--max-execs 600 --shrink-seconds 5"));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  const json j = summary();
+  std::vector<std::string> got;
+  std::set<std::string> parts;
+  for (const auto& f : j["impls"][0]["findings"]) {
+    if (f.contains("compound_of")) {
+      for (const auto& part : f["compound_of"]) parts.insert(part.get<std::string>());
+    } else {
+      got.push_back(f["fingerprint"]);
+    }
+    EXPECT_FALSE(f.contains("not_written")) << f.dump(2);
+    // The finding's own command reproduces it: the case fails (exit 1), not skipped.
+    const auto again = shell(f["reproduce"].get<std::string>());
+    EXPECT_EQ(again.status, 1) << f.dump(2) << again.out << again.err;
+    EXPECT_NE(again.out.find("FAILED: 1 case: 1 fail ("), std::string::npos) << again.out;
+  }
+  std::sort(got.begin(), got.end());
+  auto want = p.fingerprints;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want) << j.dump(2);
+  for (const auto& part : parts) EXPECT_TRUE(std::binary_search(want.begin(), want.end(), part)) << part;
+  const auto all = shell(j["impls"][0]["reproduce"].get<std::string>() + " --require-all");
+  EXPECT_EQ(all.status, 1) << all.out << all.err;
+  const std::string n = std::to_string(j["impls"][0]["findings"].size());
+  EXPECT_NE(all.out.find("FAILED: " + n + " cases: " + n + " fail ("), std::string::npos) << all.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    toys, fuzz_multi_bug,
+    ::testing::Values(
+        multi_bug_param{"dataless,tail", "", {"wire.events.extra.no-data", "wire.events.extra.unterminated-tail"}},
+        multi_bug_param{"bom-lines,first-data,dataless",
+                        "last-event-id",
+                        {"wire.bom", "wire.data.truncated", "wire.events.extra.no-data"}}),
+    [](const ::testing::TestParamInfo<multi_bug_param>& info) {
+      return std::string(info.index == 0 ? "two" : "three_without_ids");
+    });
+
 // A reporting capability left out of the hello (adapter-protocol.md) excuses
 // what the adapter cannot show, as `run` skips the cases needing it; a
 // parsing bug elsewhere is still found.
@@ -614,6 +672,34 @@ TEST_F(fuzz_cli, the_hello_timeout_is_the_users_to_set) {
   EXPECT_NE(j["impls"][0]["reproduce"].get<std::string>().find(" --hello-timeout-ms 60000"), std::string::npos)
       << j.dump(2);
   EXPECT_EQ(run("fuzz --impl true --hello-timeout-ms 0").status, 2);
+}
+
+// --out: each implementation in a folder of its own; a folder that cannot be
+// written is a setup error before any sample; a planted symbolic link is
+// replaced, not followed.
+TEST_F(fuzz_cli, findings_go_to_a_checked_folder_per_implementation) {
+  std::ofstream(dir_ / "a-file") << "x";
+  const auto unwritable =
+      run("fuzz --impl \"" + toy + "\" --budget 300 --max-execs 100000 --no-progress --out '" +
+          (dir_ / "a-file" / "found").string() + "' --json '" + (dir_ / "summary.json").string() + "'");
+  EXPECT_EQ(unwritable.status, 2) << unwritable.out << unwritable.err;
+  EXPECT_NE((unwritable.out + unwritable.err).find("--out"), std::string::npos) << unwritable.out << unwritable.err;
+  EXPECT_EQ(summary()["execs"], 0);
+
+  fs::create_directories(dir_ / "elsewhere");
+  fs::create_directory_symlink(dir_ / "elsewhere", dir_ / "linked");
+  EXPECT_EQ(run("fuzz --impl \"" + toy + "\" --max-execs 10 --out '" + (dir_ / "linked").string() + "'").status, 2);
+  EXPECT_TRUE(fs::is_empty(dir_ / "elsewhere"));
+
+  std::ofstream(dir_ / "victim") << "keep\n";
+  fs::create_directories(dir_ / "found" / "toy-first-data");
+  fs::create_symlink(dir_ / "victim", dir_ / "found" / "toy-first-data" / "wire.data.truncated.yaml");
+  ASSERT_EQ(run(fuzz_args(toy + " --bug first-data", 300, "--max-execs 200")).status, 1);
+  EXPECT_EQ(read_file(dir_ / "victim"), "keep\n");
+  const fs::path written = dir_ / "found" / "toy-first-data" / "wire.data.truncated.yaml";
+  EXPECT_FALSE(fs::is_symlink(written));
+  EXPECT_NE(read_file(written).find("# fingerprint: wire.data.truncated"), std::string::npos);
+  EXPECT_EQ(summary()["impls"][0]["out"], (dir_ / "found" / "toy-first-data").string());
 }
 
 TEST_F(fuzz_cli, usage_errors_exit_2) {

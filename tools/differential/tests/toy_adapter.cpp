@@ -3,7 +3,7 @@
 // protocol (tools/docs/adapter-protocol.md), written for the fuzzer's tests:
 // it joins the chunks, decodes the whole stream (one leading BOM dropped,
 // ill-formed UTF-8 repaired), splits it into lines and applies the WHATWG
-// field rules. With `--bug NAME` it has exactly one bug:
+// field rules. With `--bug NAME` (repeatable, or NAME,NAME) it has those bugs:
 //   cr           a lone CR is not a line end
 //   nul-id       an id holding NUL is accepted
 //   first-data   only the first data line of an event is kept
@@ -12,6 +12,9 @@
 //   hang         never answers a stream holding a NUL byte
 //   garbage      answers a stream holding "event" with a line that is not JSON
 //   retry-plus-one  reports the reconnection time one more than the stream set
+//   dataless     dispatches a block that has field lines but no data line
+//   tail         dispatches the unterminated block at the end of the stream
+//   bom-lines    strips a U+FEFF at the start of every line, not only the stream's
 // With `--omit CAP` (repeatable) its hello lists every capability of
 // adapter-protocol.md but those: `--omit retry` says it cannot report retry.
 #include <unistd.h>
@@ -33,7 +36,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string bug;
+std::vector<std::string> bugs;
+bool has(std::string_view name) { return std::find(bugs.begin(), bugs.end(), name) != bugs.end(); }
 
 json parse_stream(const std::string& raw) {
   std::string_view in = raw;
@@ -46,11 +50,11 @@ json parse_stream(const std::string& raw) {
   std::string line;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char ch = text[i];
-    if (ch == '\n' || (ch == '\r' && bug != "cr")) {
+    if (ch == '\n' || (ch == '\r' && !has("cr"))) {
       if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       lines.push_back(line);
       line.clear();
-    } else if (ch == '\r' && bug == "cr" && i + 1 < text.size() && text[i + 1] == '\n') {
+    } else if (ch == '\r' && has("cr") && i + 1 < text.size() && text[i + 1] == '\n') {
       ++i;
       lines.push_back(line);
       line.clear();
@@ -58,45 +62,57 @@ json parse_stream(const std::string& raw) {
       line += ch;
     }
   }
+  if (has("tail")) {  // the stream's end taken as a blank line
+    if (!line.empty()) lines.push_back(line);
+    lines.emplace_back();
+  }
 
   json events = json::array();
   json retry = nullptr;
   std::string data, type, last_id;
-  bool has_data = false, data_seen = false;
-  for (const auto& l : lines) {
+  bool has_data = false, data_seen = false, fields = false;
+  for (auto l : lines) {
+    if (has("bom-lines") && l.starts_with("\xEF\xBB\xBF")) l.erase(0, 3);
     if (l.empty()) {
-      if (has_data) {
+      if (has_data || (has("dataless") && fields)) {
         events.push_back({{"type", type.empty() ? "message" : type}, {"data", data}, {"lastEventId", last_id}});
       }
       data.clear();
       type.clear();
-      has_data = data_seen = false;
+      has_data = data_seen = fields = false;
       continue;
     }
     if (l[0] == ':') continue;
+    fields = true;
     const std::size_t colon = l.find(':');
     const std::string name = l.substr(0, colon);
     std::string value = colon == std::string::npos ? "" : l.substr(colon + 1);
     if (!value.empty() && value[0] == ' ') value.erase(0, 1);
-    if (bug == "space-twice" && !value.empty() && value[0] == ' ') value.erase(0, 1);
+    if (has("space-twice") && !value.empty() && value[0] == ' ') value.erase(0, 1);
     if (name == "data") {
-      if (bug == "first-data" && data_seen) continue;
+      if (has("first-data") && data_seen) continue;
       if (has_data) data += '\n';
       data += value;
       has_data = data_seen = true;
     } else if (name == "event") {
       type = value;
     } else if (name == "id") {
-      if (value.find('\0') == std::string::npos || bug == "nul-id") last_id = value;
+      if (value.find('\0') == std::string::npos || has("nul-id")) last_id = value;
     } else if (name == "retry") {
       std::uint64_t ms = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
       const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
       if (digits && ec == std::errc() && end == value.data() + value.size())
-        retry = bug == "retry-plus-one" ? ms + 1 : ms;
+        retry = has("retry-plus-one") ? ms + 1 : ms;
     }
   }
   return {{"events", events}, {"retry", retry}};
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& b : v) out += (out.empty() ? "" : "+") + b;
+  return out;
 }
 
 }  // namespace
@@ -104,7 +120,14 @@ json parse_stream(const std::string& raw) {
 int main(int argc, char** argv) {
   std::vector<std::string> omit;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--bug") bug = argv[i + 1];
+    if (std::string(argv[i]) == "--bug") {
+      std::string_view list = argv[i + 1];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        if (comma > at) bugs.emplace_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
     if (std::string(argv[i]) == "--omit") omit.emplace_back(argv[i + 1]);
   }
   std::string request;
@@ -119,7 +142,7 @@ int main(int argc, char** argv) {
     if (op == "hello") {
       json hello{{"op", "hello"},
                  {"protocol", 1},
-                 {"name", bug.empty() ? "toy" : "toy-" + bug},
+                 {"name", bugs.empty() ? "toy" : "toy-" + join(bugs)},
                  {"version", "1.0"},
                  {"layers", {"wire"}}};
       if (!omit.empty()) {
@@ -134,11 +157,11 @@ int main(int argc, char** argv) {
     std::string stream;
     for (const auto& chunk : j.value("chunks", json::array()))
       stream += ssec::base64_decode(chunk.get<std::string>()).value_or("");
-    if (bug == "crash" && stream.find("retry") != std::string::npos) return 3;
-    if (bug == "hang" && stream.find('\0') != std::string::npos) {
+    if (has("crash") && stream.find("retry") != std::string::npos) return 3;
+    if (has("hang") && stream.find('\0') != std::string::npos) {
       for (;;) ::pause();
     }
-    if (bug == "garbage" && stream.find("event") != std::string::npos) {
+    if (has("garbage") && stream.find("event") != std::string::npos) {
       std::cout << "this is not JSON" << std::endl;
       continue;
     }

@@ -94,7 +94,7 @@ feed_result parser<Visitor>::feed(std::string_view chunk) {
       return leave(end, errc::ok);
     }
     const std::string_view line(p, static_cast<std::size_t>(eol - p));
-    const bool ok = blank ? dispatch() : process_line(line, at(p), true, ascii_prefix);
+    const bool ok = blank ? dispatch(at(p)) : process_line(line, at(p), true, ascii_prefix);
     p = eol + 1;
     if (*eol == '\r') {
       if (p == end) skip_lf_ = true;
@@ -163,7 +163,7 @@ bool parser<Visitor>::process_line(std::string_view line, std::uint64_t at, bool
     return {ascii_prefix - from, from};
   };
   // "If the line is empty (a blank line): Dispatch the event."
-  if (line.empty()) return dispatch();
+  if (line.empty()) return dispatch(at);
   // "If the line starts with a U+003A COLON character (:): Ignore the line."
   if (line.front() == ':') {
     if constexpr (requires(Visitor & v, std::string_view s, std::uint64_t o) { v.on_comment(s, o); }) {
@@ -267,17 +267,21 @@ void parser<Visitor>::own_data() {
 
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dispatchMessage
 template <visitor Visitor>
-bool parser<Visitor>::dispatch() {
+bool parser<Visitor>::dispatch(std::uint64_t blank_at) {
   // Step 1: the last event ID string takes the buffer, even for an empty event.
   if (id_dirty_) {
     last_event_id_ = id_buffer_;
     id_dirty_ = false;
   }
   const std::uint64_t block_at = block_offset_;
+  const bool had_fields = block_started_;
   block_started_ = false;
   // Step 2: an empty data buffer dispatches nothing and resets the type.
   if (data_state_ == data_state::empty) {
     event_type_.clear();
+    if constexpr (requires(Visitor & v) { v.on_no_dispatch(std::uint64_t{}, bool{}); }) {
+      visitor_->on_no_dispatch(had_fields ? block_at : blank_at, had_fields);
+    }
     return true;
   }
   // Step 3: one trailing LF removed (implicit for a borrowed single value).

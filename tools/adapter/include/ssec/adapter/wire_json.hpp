@@ -16,8 +16,9 @@ namespace ssec {
 nlohmann::ordered_json to_json(const sse::event_view& e);
 nlohmann::ordered_json to_json(const sse::event& e);
 
-/// Reads the object above back; an error unless it has exactly those three
-/// string members (an adapter's answer is checked with this).
+/// Reads the object above back; an error unless its members are those three,
+/// strings, `type` and `lastEventId` present; a missing `data` is empty data
+/// (an adapter's answer is checked with this, adapter-protocol.md).
 result<sse::event> wire_event_from_json(const nlohmann::json& j);
 
 /// Serializes one JSON value on one line, strict UTF-8 (our strings always are).

@@ -20,6 +20,7 @@ struct provenance {
   std::string impl_name;     ///< From the adapter's hello.
   std::string impl_version;  ///< From the adapter's hello.
   std::string impl_command;
+  std::vector<std::string> compound_of;  ///< Set for a compound of two fingerprints (fuzzer.hpp, finding).
 };
 
 /// A case id for `key` (the implementation and the fingerprint): 4

@@ -21,6 +21,7 @@
 #include "ssec/conformance/case.hpp"
 #include "ssec/differential/oracle.hpp"
 #include "ssec/harness/engine.hpp"
+#include "ssec/support/result.hpp"
 
 namespace ssec::differential {
 
@@ -66,6 +67,26 @@ struct fuzz_options {
 std::vector<std::string> load_seeds(const std::filesystem::path& cases_dir, const std::filesystem::path& tags_file,
                                     const std::filesystem::path& corpus_dir, conformance::layer layer);
 
+/// The folder name of an implementation under --out: its hello name with
+/// every byte outside [A-Za-z0-9._-] made `_`, never empty, never starting
+/// with a dot ("impl" is put before it).
+std::string impl_dir_name(std::string_view hello_name);
+
+/// Writes `text` to `file` without following a symbolic link there: into a
+/// new file beside it (O_EXCL, O_NOFOLLOW), then renamed over it. An error
+/// names the file and the system's reason.
+ssec::result<void> write_finding_file(const std::filesystem::path& file, const std::string& text);
+
+/// Makes `dir` (and its parents) and proves it writable by writing and
+/// removing a file in it; an error when it cannot, or when `dir` or the
+/// folder it is in is a symbolic link.
+ssec::result<void> prepare_out_dir(const std::filesystem::path& dir);
+
+/// `s` without its lines whose field name is one of `fields` (the name is
+/// what comes before the first colon, the whole line without one; a
+/// leading BOM is not part of it); cuts move with the removed bytes.
+sample without_fields(const sample& s, const std::vector<std::string>& fields);
+
 /// The index of the `n`-th sample (from 0) a run makes: `n`, or with a shard
 /// K/N the `n`-th index i with i mod N == K-1. The generator makes sample i
 /// from (seed, i) alone, so a shard's samples are the unsharded run's.
@@ -84,6 +105,14 @@ struct finding {
   std::filesystem::path file;  ///< Where it was written (empty: not kept, over max_fingerprints).
   std::string reproduce;       ///< One command that reproduces it.
   std::string shrunk_escaped;  ///< The shrunk chunks, escaped (describe_chunks).
+  /// Non-empty when no file was written, and why: the shrunk case still
+  /// needs a capability the adapter does not list (`run` would skip it), or
+  /// the file could not be written. `file` and `reproduce` are then empty.
+  std::string not_written;
+  /// Two fingerprints when the shrunk case needs two bugs at once (it
+  /// diverges otherwise when either of two of its lines is removed): a
+  /// compound, labelled so and not counted as a bug of its own.
+  std::vector<std::string> compound_of;
 };
 
 /// Divergences where implementations answered alike and differ from the reference.
@@ -100,7 +129,8 @@ struct impl_report {
   std::uint64_t restarts = 0;
   std::uint64_t over_limit = 0;   ///< New fingerprints seen after max_fingerprints.
   std::vector<finding> findings;  ///< In the order found.
-  std::filesystem::path dir;      ///< Where its findings are written.
+  std::filesystem::path dir;      ///< Where its findings are written: out_dir/<its hello name>.
+  std::string write_error;        ///< Non-empty: a finding could not be written (exit 2).
 };
 
 struct fuzz_report {
@@ -110,8 +140,8 @@ struct fuzz_report {
   double seconds = 0;
   std::size_t seed_streams = 0;
   int interrupted_by = 0;  ///< The signal that stopped the run (fuzz_options::interrupt), 0 if none.
-  /// 0 clean (informational findings only), 1 a divergence, 2 setup error,
-  /// 128 + the signal when interrupted.
+  /// 0 clean (informational findings only), 1 a divergence, 2 setup error
+  /// or a finding that could not be written, 128 + the signal when interrupted.
   int exit_code() const;
 };
 

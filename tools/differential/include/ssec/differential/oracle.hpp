@@ -32,7 +32,7 @@ conformance::test_case reference_case(conformance::layer layer, const sample& s,
 /// A divergence of one answer from the reference.
 struct divergence {
   /// The failure class, e.g. "wire.data.truncated", "wire.bom",
-  /// "wire.events.missing", "chat.kind.structured-vs-plain_text",
+  /// "wire.events.extra.no-data", "chat.kind.structured-vs-plain_text",
   /// "adapter.crash"; ".impl" is appended when the grade is informational.
   /// Characters [a-z0-9._-] only, so it is a file name.
   std::string fingerprint;
@@ -49,6 +49,14 @@ struct divergence {
 /// "retry", "last-event-id"); nullopt means it has all.
 using capability_list = std::optional<std::vector<std::string>>;
 
+/// `c` with what an adapter lacking `caps` cannot report taken out: its
+/// events' last event ids (and the final `last_id`) blanked without
+/// `last-event-id`, its `retry` lines dropped without `retry`. judge()
+/// grades against it with the answer masked alike, so a difference only in
+/// what the adapter cannot show is no divergence; the cases written are the
+/// unmasked ones, and only those `run` grades (missing_capabilities empty).
+conformance::test_case masked_case(const conformance::test_case& c, const capability_list& caps);
+
 /// Grades the exchange `ex` (the answer to the parse request of `c`) as
 /// `run` would, with `c.verdict` replaced by `impl` where the only difference
 /// is one a decision leaves open (the retry decisions). A difference in what
@@ -64,18 +72,29 @@ std::vector<std::string> retry_decisions(const conformance::test_case& c, const 
 
 /// One repair of a stream: the sample with one kind of trouble taken out.
 struct repair {
-  std::string_view name;  ///< "chunking", "bom", "lone-cr", "crlf", "nul", "invalid-utf8", "spaces".
+  std::string_view name;  ///< "chunking", "bom", ..., "spaces", "unterminated-tail", "no-data".
   sample repaired;
 };
 
 /// The repairs that change `s`, in this order: chunking (all chunks merged),
 /// bom (every EF BB BF removed), lone-cr (every CR not before LF becomes LF),
-/// crlf (every CR LF becomes LF), nul (every 00 removed), invalid-utf8 (the
-/// stream repaired to UTF-8, U+FFFD for each maximal subpart), spaces (each
-/// run of spaces becomes one). A divergence that one of them makes disappear
-/// is named after the repairs that do (tools/docs/fuzz.md, "Fingerprints"),
-/// so one bug reached through many outputs is one fingerprint.
+/// crlf (every CR LF becomes LF), nul (every 00 removed but in a field name
+/// or in a value that is NULs apart from its one leading space), invalid-utf8 (the stream repaired to
+/// UTF-8, U+FFFD for each maximal subpart), spaces (each run of spaces becomes
+/// one, but a value of spaces only), unterminated-tail (the unterminated block
+/// the reference discards at the end removed), no-data (each block with field
+/// lines but no data and no id or retry removed with its blank line). Chunk
+/// cuts move with the bytes removed. A divergence that one of them makes
+/// disappear is named after the first that does (repair_fingerprint;
+/// tools/docs/fuzz.md, "Fingerprints"), so one bug reached through many
+/// outputs is one fingerprint.
 std::vector<repair> repairs_of(const sample& s);
+
+/// The fingerprint a divergence that repair `name` makes disappear gets at
+/// `layer` ("wire", "agent", ...): `<layer>.<name>`, except that the dispatch
+/// rules' repairs give the names the alignment gives the same events:
+/// `<layer>.events.extra.unterminated-tail`, `<layer>.events.extra.no-data`.
+std::string repair_fingerprint(std::string_view layer, std::string_view name);
 
 /// The head of a first_difference text: its lines before the two whole
 /// logs ("expected log ..."), at most `max_lines`.

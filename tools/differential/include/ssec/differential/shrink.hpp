@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ssec/differential/generator.hpp"
 
@@ -33,6 +36,10 @@ struct shrink_stats {
 /// is assumed true on entry; the result is always interesting.
 sample shrink(sample s, const std::function<bool(const sample&)>& interesting, const shrink_limits& limits,
               shrink_stats* stats = nullptr);
+
+/// The lines of `bytes` as [begin, end) offsets, each with its line end (LF,
+/// CR LF or a lone CR); the last may have none.
+std::vector<std::pair<std::size_t, std::size_t>> line_spans(std::string_view bytes);
 
 /// `s` without bytes [from, to), its cuts moved accordingly (pure; for tests).
 sample remove_range(const sample& s, std::size_t from, std::size_t to);
