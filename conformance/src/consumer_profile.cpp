@@ -120,8 +120,9 @@ ssec::load_result<consumer_profile> load_profile_text(std::string_view text, std
     out.errors.push_back(root.error());
     return out;
   }
-  const auto m = r.read_mapping(*root, "a consumer profile",
-                                {"profile_format", "name", "dialect", "unknown_types", "aborts_on", "handles"});
+  const auto m =
+      r.read_mapping(*root, "a consumer profile",
+                     {"profile_format", "name", "dialect", "unknown_types", "aborts_on", "requires", "handles"});
   if (!m) return out;
   r.require(*m, "a consumer profile", {"profile_format", "name", "dialect", "unknown_types", "handles"});
   if (const auto* e = m->find("profile_format")) {
@@ -143,6 +144,10 @@ ssec::load_result<consumer_profile> load_profile_text(std::string_view text, std
   }
   if (const auto* e = m->find("aborts_on")) {
     out.value.aborts_on = r.strings(*e, "", {.empty_list_ok = true}).value_or(std::vector<std::string>{});
+  }
+  if (const auto* e = m->find("requires")) {
+    out.value.requires_types = r.strings(*e, "", {.empty_list_ok = true}).value_or(std::vector<std::string>{});
+    out.value.requires_given = true;
   }
   if (const auto* e = m->find("handles")) {
     const auto types = r.read_mapping(e->value, "`handles`", {});
@@ -194,8 +199,13 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
     const dl::event_spec* oe = od != nullptr ? od->event(t.type) : nullptr;
     if (ne == nullptr) {
       if (oe != nullptr) {
-        add(out, "TYPE_REMOVED", profile_level::err, t.type, "",
-            "the consumer handles " + yaml::in_backticks(t.type) + ", which the new contract removes", t.line);
+        // As catalog diff's EVENT_REMOVED for readers: WARN, unless the
+        // consumer needs the type (`requires`; without it, every handled type).
+        const bool needed = p.requires_type(t.type);
+        add(out, "TYPE_REMOVED", needed ? profile_level::err : profile_level::warn, t.type, "",
+            "the consumer handles " + yaml::in_backticks(t.type) + ", which the new contract removes" +
+                (needed ? "" : " (it does not require it)"),
+            t.line);
       } else {
         add(out, "TYPE_NOT_IN_CATALOG", profile_level::warn, t.type, "",
             "the consumer handles " + yaml::in_backticks(t.type) + ", which neither contract has", t.line);
@@ -209,7 +219,11 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
       const resolved before = oe != nullptr ? resolve(*oe, ptr) : resolved{};
       const std::string where = yaml::in_backticks(t.type + ptr);
       if (now.how == resolved::kind::missing) {
-        if (before.how != resolved::kind::missing) {
+        if (before.how == resolved::kind::field && !before.field->required) {
+          // catalog diff's FIELD_REMOVED_OPTIONAL: WARN for readers, who already do without it when absent.
+          add(out, "FIELD_REMOVED_OPTIONAL", profile_level::warn, t.type, ptr,
+              "the consumer reads " + where + ", an optional field the new contract removes", t.line);
+        } else if (before.how != resolved::kind::missing) {
           add(out, "FIELD_REMOVED", profile_level::err, t.type, ptr,
               "the consumer reads " + where + ", which the new contract removes", t.line);
         } else {
@@ -221,11 +235,19 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
       if (now.how != resolved::kind::field || before.how != resolved::kind::field) continue;
       const dl::field_spec& nf = *now.field;
       const dl::field_spec& of = *before.field;
+      // Reader levels as catalog diff rates them (FIELD_MADE_OPTIONAL,
+      // FIELD_TYPE_CHANGED: ERR); a pure widening is WARN here, the
+      // new-value probe decides what the consumer does with the new type.
       if (of.required && !nf.required && !nf.default_value) {
-        add(out, "FIELD_NOW_OPTIONAL", profile_level::warn, t.type, ptr,
+        add(out, "FIELD_NOW_OPTIONAL", profile_level::err, t.type, ptr,
             "the consumer reads " + where + ", which the new contract no longer requires and gives no default", t.line);
       }
-      if ((nf.types.bits & ~of.types.bits) != 0) {
+      if ((nf.types.bits & ~of.types.bits) != 0 && (of.types.bits & ~nf.types.bits) != 0) {
+        add(out, "FIELD_TYPE_CHANGED", profile_level::err, t.type, ptr,
+            "the consumer reads " + where + " as " + of.types.to_string() + "; the new contract admits " +
+                nf.types.to_string() + " instead",
+            t.line);
+      } else if ((nf.types.bits & ~of.types.bits) != 0) {
         add(out, "FIELD_TYPE_WIDENED", profile_level::warn, t.type, ptr,
             "the consumer reads " + where + " as " + of.types.to_string() + "; the new contract also admits " +
                 nf.types.to_string(),

@@ -37,15 +37,14 @@ bool in_any_rule(const dl::dialect_spec& d, dl::check_kind kind, std::string_vie
   });
 }
 
-// A full frame of `e` with only the fields `old` (the same type in the
-// previous contract, if any) also has: what a producer of the old contract sends.
+// A full frame of `e` as a producer of the old contract sends it: every
+// field of `old` (the same type in the previous contract, if any) with a
+// value of its old type, so that a renamed field keeps its old key and a
+// replaced type its old value.
 ojson old_object(const dl::event_spec& e, const dl::event_spec* old) {
   ojson o = ojson::object();
   o["type"] = e.type;
-  for (const auto& f : e.fields) {
-    if (old != nullptr && old->field(f.key) == nullptr) continue;
-    o[f.key] = gen::sample_value(f, true);
-  }
+  for (const auto& f : (old != nullptr ? old->fields : e.fields)) o[f.key] = gen::sample_value(f, true);
   return o;
 }
 
@@ -120,6 +119,18 @@ void build_baseline(builder& b, const std::vector<std::string>& exclude) {
       if (!gen::contains(exclude, f.type)) frames.push_back(std::move(f));
     }
   }
+  // Types OLD has and NEW removes: a producer of OLD sends them, one of NEW never does.
+  if (b.old != nullptr) {
+    for (const auto& e : b.old->events) {
+      if (d.event(e.type) != nullptr || gen::contains(exclude, e.type)) continue;
+      if (in_any_rule(*b.old, dl::check_kind::first_frame, e.type) ||
+          in_any_rule(*b.old, dl::check_kind::last_frame, e.type) ||
+          in_any_rule(*b.old, dl::check_kind::forbidden_type, e.type)) {
+        continue;
+      }
+      frames.push_back(gen::from_object(old_object(e, &e)));
+    }
+  }
   if (d.has_shape(dl::shape::plain_text)) frames.push_back(gen::from_text("plain text is kept"));
   if (frames.empty()) frames.push_back(gen::from_text("plain text is kept"));
   const gen::context_options outer{
@@ -151,13 +162,201 @@ std::string probe::baseline_stream() const {
 }
 
 const std::vector<std::string>& probe_classes() {
-  static const std::vector<std::string> classes{"new-type",       "new-field",       "new-value",  "removed-field",
-                                                "unknown-type",   "unknown-subtype", "keep-alive", "ping-like",
-                                                "after-terminal", "empty-list",      "usage-only", "orphan-close"};
+  static const std::vector<std::string> classes{
+      "new-type",   "new-field",      "new-value",    "optional-field", "removed-field",   "removed-type",
+      "open-field", "frame-shape",    "rule-relaxed", "unknown-type",   "unknown-subtype", "keep-alive",
+      "ping-like",  "after-terminal", "empty-list",   "usage-only",     "orphan-close",    "terminal"};
   return classes;
 }
 
+probe_coverage probe_classes_for(std::string_view diff_rule) {
+  using C = std::vector<std::string>;
+  static const std::vector<std::pair<std::string_view, probe_coverage>> table{
+      {"DIALECT_REMOVED",
+       {{},
+        "no stream of the dialect is left to probe: a consumer of it speaks none of NEW's dialects, which breaks it"}},
+      {"PROFILE_BASE_CHANGED",
+       {C{"new-type", "new-field", "new-value", "optional-field", "removed-field", "removed-type"}, ""}},
+      {"ERROR_WIRE_EVENT_CHANGED", {C{"frame-shape"}, ""}},
+      {"FRAME_SHAPE_ADDED", {C{"frame-shape"}, ""}},
+      {"FRAME_SHAPE_REMOVED", {C{"frame-shape"}, ""}},
+      {"FRAME_PREFIX_CHANGED", {C{"frame-shape"}, ""}},
+      {"EVENT_ADDED", {C{"new-type"}, ""}},
+      {"EVENT_REMOVED", {C{"removed-type"}, ""}},
+      {"EVENT_OPENED", {C{"open-field"}, ""}},
+      {"FIELD_ADDED_OPTIONAL", {C{"new-field"}, ""}},
+      {"FIELD_ADDED_REQUIRED", {C{"new-field"}, ""}},
+      {"FIELD_REMOVED", {C{"removed-field"}, ""}},
+      {"FIELD_REMOVED_OPTIONAL", {C{"removed-field"}, ""}},
+      {"FIELD_KEY_CHANGED", {C{"removed-field", "new-field"}, ""}},
+      {"FIELD_TYPE_WIDENED", {C{"new-value"}, ""}},
+      {"FIELD_TYPE_CHANGED", {C{"new-value"}, ""}},
+      {"FIELD_MADE_OPTIONAL", {C{"optional-field"}, ""}},
+      {"DEFAULT_ADDED", {C{"optional-field"}, ""}},
+      {"DEFAULT_REMOVED", {C{"optional-field"}, ""}},
+      {"DEFAULT_CHANGED", {C{"optional-field"}, ""}},
+      {"RULE_REMOVED", {C{"rule-relaxed"}, ""}},
+      {"RULE_REMOVED_SHOULD", {C{"rule-relaxed"}, ""}},
+      {"RULE_RELAXED", {C{"rule-relaxed"}, ""}},
+      {"RULE_CHANGED", {C{"rule-relaxed"}, ""}},
+      {"TERMINAL_CHANGED", {C{"terminal", "after-terminal"}, ""}},
+      {"VERSION_NOT_BUMPED", {{}, "a version number, nothing on the wire: the contract's verdict says it"}},
+  };
+  for (const auto& [rule, coverage] : table) {
+    if (rule == diff_rule) return coverage;
+  }
+  return {};
+}
+
 namespace {
+
+// A type a producer of the new contract may end its stream with, where the
+// old contract's rule of the same id did not let it (a last_frame rule that
+// admits more types): the baseline cut after a frame of that type (or, when
+// the baseline has none, before its old terminal frame with one appended).
+void add_terminal_probes(builder& b) {
+  for (const auto* r : b.d.rules) {
+    if (r->check.kind != dl::check_kind::last_frame) continue;
+    const auto before =
+        std::find_if(b.old->rules.begin(), b.old->rules.end(), [&](const dl::rule_spec* o) { return o->id == r->id; });
+    if (before == b.old->rules.end()) continue;
+    for (const auto& type : r->check.types) {
+      if (gen::contains((*before)->check.types, type) || b.d.event(type) == nullptr) continue;
+      std::vector<probe_frame> cut;
+      if (const int at = b.find(type); at >= 0) {
+        cut.assign(b.baseline.begin(), b.baseline.begin() + at + 1);
+      } else {
+        std::size_t end = b.baseline.size();
+        for (std::size_t i = 0; i < b.baseline.size(); ++i) {
+          const ojson o = ojson::parse(b.baseline[i].data, nullptr, false);
+          if (o.is_object() && gen::contains((*before)->check.types, o.value("type", ""))) {
+            end = i;
+            break;
+          }
+        }
+        cut.assign(b.baseline.begin(), b.baseline.begin() + static_cast<std::ptrdiff_t>(end));
+      }
+      probe& p = b.start("terminal", type, "the stream ends with `" + type + "` (" + r->id + " now admits it)");
+      p.baseline = cut;
+      p.frames = cut;
+      if (b.find(type) < 0) p.frames.push_back(object_frame(gen::make_object(*b.d.event(type), true), -1));
+    }
+  }
+}
+
+// The rule of id `id` naming `d`, or nullptr.
+const dl::rule_spec* rule_in(const dl::dialect_spec& d, std::string_view id) {
+  for (const auto* r : d.rules) {
+    if (r->id == id) return r;
+  }
+  return nullptr;
+}
+
+// The baseline frame `i` with `key` set (or removed), as a changed frame.
+probe_frame keyed(const builder& b, int i, const std::string& key, const std::optional<ojson>& value) {
+  ojson o = ojson::parse(b.baseline[static_cast<std::size_t>(i)].data);
+  if (value) o[key] = *value;
+  else o.erase(key);
+  probe_frame f = object_frame(o, i);
+  f.changed = true;
+  f.touched = {key};
+  return f;
+}
+
+// What NEW lets a producer send that OLD did not, where it is a frame, a
+// frame shape or a rule: a type NEW removes left out, a key on a type NEW
+// opens, a frame of a shape NEW classifies otherwise, and a frame breaking
+// a rule NEW drops or relaxes (forbidden types and fields, required fields,
+// unique and at-most-once frames, references).
+void add_contract_probes(builder& b) {
+  const dl::dialect_spec& d = b.d;
+  const dl::dialect_spec& old = *b.old;
+  for (const auto& e : old.events) {
+    if (d.event(e.type) != nullptr) continue;
+    const int i = b.find(e.type);
+    if (i < 0) continue;
+    probe& p = b.start("removed-type", e.type, "the stream without `" + e.type + "`, which the new contract removes");
+    p.frames.erase(p.frames.begin() + i);
+  }
+  for (const auto& e : d.events) {
+    const dl::event_spec* oe = old.event(e.type);
+    const int i = b.find(e.type);
+    if (oe == nullptr || !e.open || oe->open || i < 0) continue;
+    b.change("open-field", e.type + ".x_certify_probe", "`" + e.type + "` with a key no contract declares", i,
+             "x_certify_probe", ojson("an undeclared value"), false);
+  }
+  const std::size_t mid = b.middle();
+  if (!d.error_prefix.empty() && d.error_prefix != old.error_prefix) {
+    b.inject("frame-shape", "error-prefix", "an error frame with the new prefix `" + d.error_prefix + "`",
+             frame_of(gen::from_text(d.error_prefix + " probe error"), -1), mid);
+  }
+  if (d.has_shape(dl::shape::plain_text) && !old.has_shape(dl::shape::plain_text)) {
+    b.inject("frame-shape", "plain-text", "a frame that is not JSON (a plain-text shape NEW adds)",
+             frame_of(gen::from_text("plain text from a new shape"), -1), mid);
+  }
+  if (!d.error_wire_event.empty() && d.error_wire_event != old.error_wire_event) {
+    gen::frame g = gen::from_text("probe error");
+    g.event_line = d.error_wire_event;
+    b.inject("frame-shape", "error-event", "an `event: " + d.error_wire_event + "` error frame", frame_of(g, -1), mid);
+  }
+  for (const auto* r : old.rules) {
+    const dl::rule_spec* now = rule_in(d, r->id);
+    const bool relaxed = now == nullptr || (r->level == dl::severity::must && now->level != dl::severity::must) ||
+                         now->check.kind != r->check.kind || now->check.types != r->check.types ||
+                         now->check.fields.size() != r->check.fields.size();
+    if (!relaxed) continue;
+    const std::string what = r->id;
+    const std::string why = "what " + r->id + " forbade under OLD";
+    switch (r->check.kind) {
+      case dl::check_kind::forbidden_type:
+        for (const auto& type : r->check.types) {
+          if (d.event(type) == nullptr) continue;
+          if (now != nullptr && now->check.kind == r->check.kind && gen::contains(now->check.types, type)) continue;
+          probe_frame f = object_frame(gen::make_object(*d.event(type), true), -1);
+          b.inject("rule-relaxed", what + "." + type, "a `" + type + "` frame: " + why, std::move(f), mid);
+        }
+        break;
+      case dl::check_kind::forbidden_field:
+      case dl::check_kind::field_required:
+        for (const auto& path : r->check.fields) {
+          const int i = b.find(path.type);
+          if (i < 0 || path.keys.size() != 1) continue;
+          const dl::event_spec* e = d.event(path.type);
+          const dl::field_spec* f = e != nullptr ? e->field(path.keys.front()) : nullptr;
+          const bool forbid = r->check.kind == dl::check_kind::forbidden_field;
+          if (forbid && f == nullptr) continue;
+          probe& p = b.start("rule-relaxed", what + "." + path.to_string(),
+                             "`" + path.to_string() + (forbid ? "` present: " : "` missing: ") + why);
+          p.frames[static_cast<std::size_t>(i)] =
+              keyed(b, i, path.keys.front(), forbid ? std::optional<ojson>(gen::sample_value(*f, true)) : std::nullopt);
+        }
+        break;
+      case dl::check_kind::unique_value:
+      case dl::check_kind::at_most_once: {
+        const std::string type = r->check.kind == dl::check_kind::unique_value
+                                     ? (r->check.fields.empty() ? std::string() : r->check.fields.front().type)
+                                     : (r->check.types.empty() ? std::string() : r->check.types.front());
+        const int i = b.find(type);
+        if (i < 0) break;
+        probe_frame f = b.baseline[static_cast<std::size_t>(i)];
+        f.baseline = -1;
+        b.inject("rule-relaxed", what + "." + type, "a second `" + type + "` frame: " + why, std::move(f),
+                 static_cast<std::size_t>(i) + 1);
+        break;
+      }
+      case dl::check_kind::refers: {
+        for (const auto& from : r->check.fields) {
+          if (from.keys.size() != 1 || d.event(from.type) == nullptr) continue;
+          gen::frame g = gen::with_key(gen::minimal_frame(d, from.type), from.keys.front(), ojson("x-never-referred"));
+          b.inject("rule-relaxed", what + "." + from.to_string(),
+                   "`" + from.to_string() + "` naming nothing earlier: " + why, frame_of(g, -1), mid);
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+}
 
 // The probes of every class on the baseline `b` holds.
 std::vector<probe> add_probes(builder& b) {
@@ -192,6 +391,19 @@ std::vector<probe> add_probes(builder& b) {
               break;
             }
           }
+        }
+      }
+      for (const auto& field : e.fields) {
+        const dl::field_spec* of = oe->field(field.key);
+        if (of != nullptr && of->required && !field.required && !field.default_value) {
+          b.change("optional-field", e.type + "." + field.key,
+                   "`" + e.type + "` without `" + field.key + "`, which the new contract no longer requires", i,
+                   field.key, std::nullopt, false);
+        } else if (of != nullptr && !of->required && !field.required && of->default_value != field.default_value) {
+          // A default added, removed or changed: the same omission means another value to each side.
+          b.change("optional-field", e.type + "." + field.key,
+                   "`" + e.type + "` without `" + field.key + "`, whose default the new contract changes", i, field.key,
+                   std::nullopt, false);
         }
       }
       for (const auto& field : oe->fields) {
@@ -270,6 +482,10 @@ std::vector<probe> add_probes(builder& b) {
     gen::frame g = gen::minimal_frame(*d, close);
     if (!r->check.key.empty()) g = gen::with_key(g, r->check.key, ojson("x-never-opened"));
     b.inject("orphan-close", close, "`" + close + "` whose `" + r->check.open + "` never came", frame_of(g, -1), mid);
+  }
+  if (b.old != nullptr) {
+    add_terminal_probes(b);
+    add_contract_probes(b);
   }
   return std::move(b.out);
 }
@@ -374,6 +590,37 @@ dl::event stripped(dl::event e, const std::vector<std::string>& keys) {
   return e;
 }
 
+// Whether the changed frame `f` omits a key it touched (removed-field, optional-field).
+bool omits_touched(const probe_frame& f) {
+  const ojson o = ojson::parse(f.data, nullptr, false);
+  return o.is_object() &&
+         std::any_of(f.touched.begin(), f.touched.end(), [&](const std::string& k) { return !o.contains(k); });
+}
+
+// A placeholder a consumer renders for a value it could not read
+// (`undefined`, `NaN`, `[object Object]`) in `ev`, that the frame's data
+// `data` does not hold itself; empty when none.
+std::string mangled(const dl::event& ev, std::string_view data) {
+  static const std::vector<std::string> marks{"undefined", "NaN", "[object Object]"};
+  std::string found;
+  const auto look = [&](const std::string& s) {
+    for (const auto& m : marks) {
+      if (found.empty() && s.find(m) != std::string::npos && data.find(m) == std::string_view::npos) found = m;
+    }
+  };
+  look(ev.text);
+  std::vector<const nlohmann::json*> todo{&ev.fields};
+  while (!todo.empty() && found.empty()) {
+    const nlohmann::json* j = todo.back();
+    todo.pop_back();
+    if (j->is_string()) look(j->get<std::string>());
+    else if (j->is_structured()) {
+      for (const auto& v : *j) todo.push_back(&v);
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 probe_result grade_probe(const probe& p, const dl::dialect_spec& d, const answer& base, const answer& probed) {
@@ -425,6 +672,27 @@ probe_result grade_probe(const probe& p, const dl::dialect_spec& d, const answer
     const probe_frame& f = p.frames[at];
     const dl::event ref = reference.decode_event(dl::frame{f.data, f.event});
     const auto known = f.baseline >= 0 ? handled.find(f.baseline) : handled.end();
+    if (f.baseline < 0 || f.changed) {
+      // The answer's values are compared, not only its shape.
+      if (const std::string m = mangled(ev, f.data); !m.empty()) {
+        return broke(outcome::fail, "rendered `" + m + "` for the " +
+                                        std::string(f.baseline >= 0 ? "changed" : "injected") + " frame " +
+                                        std::to_string(at + 1) + ": " + shorten(describe_event(ev)));
+      }
+      // A key the consumer answered for the baseline frame, gone with the
+      // field the probe omits: it relies on what NEW may leave out.
+      if (f.changed && known != handled.end() && known->second->fields.is_object()) {
+        const ojson o = ojson::parse(f.data, nullptr, false);
+        for (const auto& k : f.touched) {
+          if (o.is_object() && !o.contains(k) && known->second->fields.contains(k) &&
+              !(ev.fields.is_object() && ev.fields.contains(k))) {
+            return broke(outcome::fail, "lost `" + k + "` from its answer for frame " + std::to_string(at + 1) +
+                                            " when the frame omits it (it answered " +
+                                            shorten(describe_event(*known->second)) + " with it)");
+          }
+        }
+      }
+    }
     if (f.baseline >= 0 && !f.changed) {
       const bool same =
           known != handled.end() ? ev == *known->second : (ev == ref || ev.kind == dl::event_kind::unknown);
@@ -440,6 +708,10 @@ probe_result grade_probe(const probe& p, const dl::dialect_spec& d, const answer
       // surfaced as unknown with its raw bytes
     } else if (f.changed && known != handled.end() && stripped(ev, f.touched) == stripped(*known->second, f.touched)) {
       // the changed key ignored, everything else as before
+    } else if (f.changed && known != handled.end() && omits_touched(f) && ev.kind == known->second->kind &&
+               ev.type == known->second->type) {
+      // done without the omitted field: no key lost, nothing mangled (checked above); what it
+      // derives from the field may differ (a total without the omitted count)
     } else {
       return broke(outcome::fail, "decoded the " + std::string(f.baseline >= 0 ? "changed" : "injected") + " frame " +
                                       std::to_string(at + 1) + " as " + shorten(describe_event(ev)) +

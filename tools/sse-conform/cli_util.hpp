@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What every subcommand's glue shares: `-` as standard output, one output on
 // standard output at a time, colour on a terminal, and numeric ranges that
-// say what is valid (tools/docs/cli.md, "Conventions").
+// say what is valid (tools/docs/cli.md, "Conventions"), a temporary folder.
 #pragma once
 
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -24,6 +25,22 @@
 #include <CLI/CLI.hpp>
 
 namespace ssec::cli {
+
+/// A temporary folder removed when it goes out of scope (`path` empty when
+/// it could not be made): where `--against REV` copies OLD out of git.
+struct temp_dir {
+  std::filesystem::path path;
+  temp_dir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sse-conform-diff-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  ~temp_dir() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
 
 /// Writes `text` to `path`, or to standard output when `path` is "-". False
 /// (after saying so on stderr, as `command`) when the file cannot be written.

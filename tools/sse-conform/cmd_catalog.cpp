@@ -37,21 +37,6 @@ struct diff_cli_options {
   std::size_t max_pinned = 8;
 };
 
-// A temporary folder removed when it goes out of scope.
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "sse-conform-diff-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  ~temp_dir() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
-
 // A catalog file or a catalog folder (its *.yaml but tags.yaml, and its DECISIONS.md).
 conformance::contract_source source_of(const std::string& path, const std::string& sources) {
   conformance::contract_source s;

@@ -13,6 +13,7 @@
 #include "data_dir.hpp"
 #include "ssec/adapter/interrupt.hpp"
 #include "ssec/adapter/wire_json.hpp"
+#include "ssec/catalog_diff/git_snapshot.hpp"
 #include "ssec/certify/certify.hpp"
 
 namespace ssec::cli {
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 namespace conf = ssec::conformance;
 
 struct certify_args {
-  std::string old_path, new_path;
+  std::string old_path, new_path, against;
   std::vector<std::string> producers, captures, scenarios, consumers, profiles, baselines;
   std::string dialect;
   std::string format = "text";
@@ -32,6 +33,8 @@ struct certify_args {
   int timeout_ms = 5000;
   std::string tags_file;
   bool quiet = false;
+  bool fail_on_existing = false, allow_unchecked = false;
+  double deadline_s = 600;
 };
 
 // OLD / NEW: a spec folder (its catalogs) or one catalog file.
@@ -50,10 +53,31 @@ int run_certify(const certify_args& a) {
                                      {"--markdown", a.markdown}})) {
     return exit_usage;
   }
+  if (a.against.empty() == a.old_path.empty()) {
+    std::cerr << "sse-conform certify: give OLD as --old PATH or as --against REV (NEW's path at a git revision), "
+                 "one of them\n";
+    return exit_usage;
+  }
   certify::options o;
   o.old_name = a.old_path;
   o.new_name = a.new_path;
-  if (!(o.old_contract = load_side(a.old_path)) || !(o.new_contract = load_side(a.new_path))) return exit_usage;
+  // --against REV: OLD is NEW's path as it is at REV, copied out by catalog diff's git snapshot.
+  temp_dir tmp;
+  std::string old_path = a.old_path;
+  if (!a.against.empty()) {
+    if (tmp.path.empty()) {
+      std::cerr << "sse-conform certify: cannot create a temporary folder\n";
+      return exit_usage;
+    }
+    const auto copy = ssec::snapshot_at_revision(a.new_path, a.against, tmp.path, {"DECISIONS.md"});
+    if (!copy) {
+      std::cerr << "sse-conform certify: --against " << a.against << ": " << copy.error().to_string() << "\n";
+      return exit_usage;
+    }
+    old_path = copy->string();
+    o.old_name = a.new_path + "@" + a.against;
+  }
+  if (!(o.old_contract = load_side(old_path)) || !(o.new_contract = load_side(a.new_path))) return exit_usage;
   if ((!a.producers.empty() || !a.captures.empty()) && a.dialect.empty()) {
     std::cerr << "sse-conform certify: --producer and --capture need --dialect (the producers' dialect)\n";
     return exit_usage;
@@ -111,6 +135,9 @@ int run_certify(const certify_args& a) {
   o.case_plan = plan.value();
   o.probe_random = a.probe_random;
   o.timeout = std::chrono::milliseconds(a.timeout_ms);
+  o.fail_on_existing = a.fail_on_existing;
+  o.allow_unchecked = a.allow_unchecked;
+  o.deadline_s = a.deadline_s;
 
   const auto progress = [&a](const std::string& line) {
     if (!a.quiet) std::cerr << line << '\n';
@@ -142,8 +169,8 @@ void add_certify_command(CLI::App& app, int& code) {
   CLI::App* cmd = app.add_subcommand(
       "certify", "Release gate: OLD -> NEW contract against producers and consumers; exit 1 when something breaks");
   cmd->add_option("--old", a->old_path, "The contract consumers and producers were built for (spec folder or catalog)")
-      ->required()
       ->check(CLI::ExistingPath);
+  cmd->add_option("--against", a->against, "OLD is NEW's path at this git revision (as catalog diff --against)");
   cmd->add_option("--new", a->new_path, "The contract to certify (spec folder or catalog file)")
       ->required()
       ->check(CLI::ExistingPath);
@@ -182,6 +209,14 @@ void add_certify_command(CLI::App& app, int& code) {
       ->check(CLI::Range(1, 600000));
   cmd->add_option("--tags", a->tags_file, "The tag list for NEW's generated cases (default: NEW's or the built-in)");
   cmd->add_flag("--quiet", a->quiet, "No progress lines on standard error");
+  cmd->add_flag("--fail-on-existing", a->fail_on_existing,
+                "Also fail on what already fails under OLD (reported either way, not a break)");
+  cmd->add_flag("--allow-unchecked", a->allow_unchecked,
+                "Do not fail on a changed dialect that no producer, consumer or profile checked");
+  cmd->add_option("--deadline-s", a->deadline_s,
+                  "The whole run's budget in seconds: past it nothing new starts and the run fails (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   cmd->callback([a, &code] { code = run_certify(*a); });
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include "certify_parts.hpp"
 #include "sse/dialect/validator.hpp"
@@ -33,14 +34,26 @@ std::string to_string(verdict v) {
 }
 
 bool report::certified() const noexcept {
-  if (interrupted_by != 0 || contract == verdict::broke || reference.disagreements > 0) return false;
+  if (interrupted_by != 0 || deadline_reached || contract == verdict::broke || reference.disagreements > 0) {
+    return false;
+  }
   for (const auto& p : producers) {
     if (p.result == verdict::broke) return false;
   }
   for (const auto& c : consumers) {
     if (c.result == verdict::broke) return false;
+    if (fail_on_existing && (c.existing > 0 || c.case_existing > 0)) return false;
   }
-  return true;
+  return allow_unchecked ||
+         std::none_of(dialects.begin(), dialects.end(), [](const dialect_check& d) { return d.unchecked(); });
+}
+
+std::vector<std::string> report::unchecked() const {
+  std::vector<std::string> out;
+  for (const auto& d : dialects) {
+    if (d.unchecked()) out.push_back(d.dialect);
+  }
+  return out;
 }
 
 int report::exit_status() const noexcept {
@@ -91,6 +104,7 @@ producer_report check_producer(const options& o, const live::capture& cap, std::
                                const std::string& dialect, const live::scenario_expect* expect = nullptr) {
   producer_report r;
   r.source = std::move(source);
+  r.dialect = dialect;
   live::check_options next;
   next.dialect = o.new_contract->dialect(dialect);
   live::check_options prev = next;
@@ -121,7 +135,16 @@ producer_report check_producer(const options& o, const live::capture& cap, std::
     out.new_since_old = prev.dialect != nullptr && before.count({f.rule, f.frame.value_or(SIZE_MAX)}) == 0;
     r.findings.push_back(std::move(out));
   }
-  r.result = !now.conforming() ? verdict::broke : now.should > 0 ? verdict::warned : verdict::certified;
+  // Relative to OLD: a MUST finding of a catalog rule that OLD gave the same
+  // (rule and frame) is already failing under OLD, not a break. The
+  // response's own findings (HTTP-*, STREAM-*) are the same under any
+  // contract and always break: the stream was not what a producer serves.
+  const bool new_must = std::any_of(r.findings.begin(), r.findings.end(), [&](const producer_report::finding& f) {
+    const bool response = f.rule.rfind("HTTP-", 0) == 0 || f.rule.rfind("STREAM-", 0) == 0;
+    return f.severity == "must" && (f.new_since_old || prev.dialect == nullptr || response);
+  });
+  const bool broke = new_must || (!now.conforming() && now.must == 0);
+  r.result = broke ? verdict::broke : (!now.conforming() || now.should > 0) ? verdict::warned : verdict::certified;
   return r;
 }
 
@@ -223,33 +246,102 @@ void grade_static(consumer_report& r, const conf::consumer_profile& p, const opt
   r.static_findings = conf::check_profile(p, *o.new_contract, o.old_contract.get());
 }
 
+// A probe's grade under one chunking: the answer to its stream against the
+// answer to its baseline.
+conf::probe_result grade_once(consumer_session& s, const conf::probe& p, const std::string& dialect,
+                              const dl::dialect_spec& d, const consumer_session::reply& baseline, const std::string& id,
+                              const std::vector<std::string>& chunks) {
+  if (!baseline.answer) {
+    return {conf::probe_grade::broke, baseline.failure, "on the baseline stream, without the probe: " + baseline.why};
+  }
+  const auto reply = s.parse(id, dialect, chunks);
+  if (!reply.answer) return {conf::probe_grade::broke, reply.failure, reply.why};
+  return conf::grade_probe(p, d, *baseline.answer, *reply.answer);
+}
+
+// Two reasons are the same failure when they differ only in numbers (frame
+// indexes, offsets, generated sample values).
+// What the reference decodes is left out: OLD's and NEW's reference decoders
+// may differ where the consumer's answer does not.
+std::string reason_key(conf::outcome o, const std::string& reason) {
+  std::string key(conf::to_string(o));
+  key += ':';
+  for (const char ch : reason.substr(0, reason.find("; the reference decodes"))) {
+    if (ch < '0' || ch > '9') key += ch;
+  }
+  return key;
+}
+
+// OLD's side of the probes of one baseline, run on demand: OLD's probes
+// (built from OLD's catalog alone) and OLD's baseline answer.
+struct old_side {
+  std::vector<conf::probe> probes;
+  std::optional<consumer_session::reply> baseline;
+  const dl::dialect_spec* d = nullptr;
+
+  const conf::probe* find(const std::string& id) const {
+    for (const auto& p : probes) {
+      if (p.id == id) return &p;
+    }
+    return nullptr;
+  }
+};
+
+// What OLD gives for NEW's probe `p` that broke under chunking `k`: OLD's
+// probe of the same id under the same chunking, or (a probe of what NEW
+// changes, which OLD has not) OLD's baseline alone.
+conf::probe_result old_result(consumer_session& s, const options& o, const std::string& dialect, old_side& old,
+                              const conf::probe& p, const conf::chunking& k) {
+  if (old.d == nullptr || old.probes.empty()) return {conf::probe_grade::tolerated, conf::outcome::pass, ""};
+  if (!old.baseline)
+    old.baseline = s.parse("probe/old/" + dialect + "/baseline", dialect, {old.probes.front().baseline_stream()});
+  if (const conf::probe* same = old.find(p.id)) {
+    for (const auto& ok : conf::probe_chunkings(*same, o.probe_random)) {
+      if (ok.name() != k.name()) continue;
+      return grade_once(s, *same, dialect, *old.d, *old.baseline, "probe/old/" + same->id + "/" + ok.name(),
+                        conf::probe_chunks(*same, ok));
+    }
+  }
+  if (!old.baseline->answer) {
+    return {conf::probe_grade::broke, old.baseline->failure,
+            "on the baseline stream, without the probe: " + old.baseline->why};
+  }
+  if (old.baseline->answer->dialect_rejection) {
+    return {conf::probe_grade::broke, conf::outcome::fail,
+            "rejects the baseline stream, without the probe: " + *old.baseline->answer->dialect_rejection};
+  }
+  return {conf::probe_grade::tolerated, conf::outcome::pass, ""};
+}
+
 void run_probes_on(consumer_session& s, const options& o, const std::string& dialect,
-                   const std::vector<conf::probe>& probes, const std::string& baseline_name, consumer_report& r,
-                   const progress_callback& progress) {
+                   const std::vector<conf::probe>& probes, old_side& old, const std::string& baseline_name,
+                   consumer_report& r, const progress_callback& progress) {
   if (probes.empty()) return;
   const dl::dialect_spec& d = *o.new_contract->dialect(dialect);
   const std::string baseline_id =
       "probe/" + dialect + "/baseline" + (baseline_name == "generated" ? "" : "@" + baseline_name);
-  const auto baseline = s.parse(baseline_id, dialect, {probes.front().baseline_stream()});
+  // The full baseline (a terminal probe carries a cut one).
+  const auto full =
+      std::find_if(probes.begin(), probes.end(), [](const conf::probe& p) { return p.klass != "terminal"; });
+  const auto baseline =
+      s.parse(baseline_id, dialect, {(full != probes.end() ? *full : probes.front()).baseline_stream()});
   std::size_t done = 0;
   for (const auto& p : probes) {
     if (interrupted(o)) return;  // the probe in progress is dropped with its consumer
     probe_report pr{
-        p.id, p.klass, p.description, "", baseline_name, conf::probe_grade::tolerated, conf::outcome::pass, "", "", ""};
+        p.id, p.klass, p.description, "", baseline_name, conf::probe_grade::tolerated, conf::outcome::pass, "",
+        "",   "",      false,         ""};
     for (const auto& f : p.frames) {
       if (f.baseline < 0 || f.changed) pr.injected += (pr.injected.empty() ? "" : " ") + ssec::quote(f.block);
     }
+    // A probe on a cut baseline (terminal) has its own baseline answer.
+    std::optional<consumer_session::reply> own;
+    if (p.klass == "terminal") own = s.parse(baseline_id + "/" + p.id, dialect, {p.baseline_stream()});
+    const consumer_session::reply& base = own ? *own : baseline;
     for (const auto& k : conf::probe_chunkings(p, o.probe_random)) {
       const auto chunks = conf::probe_chunks(p, k);
-      conf::probe_result g;
-      if (!baseline.answer) {
-        g = {conf::probe_grade::broke, baseline.failure, "on the baseline stream, without the probe: " + baseline.why};
-      } else {
-        const auto reply = s.parse("probe/" + p.id + "/" + k.name(), dialect, chunks);
-        if (interrupted(o)) return;
-        if (!reply.answer) g = {conf::probe_grade::broke, reply.failure, reply.why};
-        else g = conf::grade_probe(p, d, *baseline.answer, *reply.answer);
-      }
+      const conf::probe_result g = grade_once(s, p, dialect, d, base, "probe/" + p.id + "/" + k.name(), chunks);
+      if (interrupted(o)) return;
       if (g.grade == conf::probe_grade::broke) {
         pr.grade = g.grade;
         pr.outcome = g.outcome;
@@ -257,8 +349,13 @@ void run_probes_on(consumer_session& s, const options& o, const std::string& dia
         pr.chunking = k.name();
         const std::string baseline_bytes = p.baseline_stream();
         std::vector<std::string_view> views(chunks.begin(), chunks.end());
-        if (!baseline.answer) views = {baseline_bytes};
+        if (!base.answer) views = {baseline_bytes};
         pr.reproduce = conf::describe_chunks(views, 400);
+        const conf::probe_result then = old_result(s, o, dialect, old, p, k);
+        if (then.grade == conf::probe_grade::broke) {
+          pr.old_reason = then.reason;
+          pr.existing = reason_key(then.outcome, then.reason) == reason_key(g.outcome, g.reason);
+        }
         break;
       }
       if (g.grade == conf::probe_grade::adopted) pr.grade = g.grade;
@@ -266,30 +363,92 @@ void run_probes_on(consumer_session& s, const options& o, const std::string& dia
     switch (pr.grade) {
       case conf::probe_grade::tolerated: ++r.tolerated; break;
       case conf::probe_grade::adopted: ++r.adopted; break;
-      case conf::probe_grade::broke: ++r.broke; break;
+      case conf::probe_grade::broke: ++(pr.existing ? r.existing : r.broke); break;
     }
     r.probes.push_back(std::move(pr));
     say(progress, "  " + r.name + ": probe " + std::to_string(++done) + "/" + std::to_string(probes.size()) + " " +
-                      p.id + ": " + std::string(conf::to_string(r.probes.back().grade)));
+                      p.id + ": " + std::string(conf::to_string(r.probes.back().grade)) +
+                      (r.probes.back().existing ? " (already under OLD)" : ""));
   }
 }
 
-// The probes on the generated baseline, then on each recorded one of the dialect.
+// The types a consumer may stop on by design, as the agent document's loop
+// stops on `error`: a type named `error`, or one a followed_only_by rule
+// lets only the terminal frames follow.
+std::vector<std::string> abort_candidates(const dl::dialect_spec& d) {
+  std::vector<std::string> out;
+  if (d.event("error") != nullptr) out.push_back("error");
+  for (const auto* rule : d.rules) {
+    if (rule->check.kind != dl::check_kind::followed_only_by) continue;
+    for (const auto& t : rule->check.types) {
+      if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    }
+  }
+  return out;
+}
+
+// The probes on the generated baseline, then on each recorded one of the
+// dialect; OLD's side of each, for relative verdicts. A consumer whose
+// profile names no aborts_on and that rejects the generated baseline is
+// tried without each abort candidate: the first that makes the baseline
+// pass is taken as its aborts_on (consumer_report::aborts_on_inferred).
 void run_probes(consumer_session& s, const options& o, const std::string& dialect,
                 const conf::consumer_profile* profile, consumer_report& r, const progress_callback& progress) {
-  const std::vector<std::string> exclude = profile != nullptr ? profile->aborts_on : std::vector<std::string>{};
-  run_probes_on(s, o, dialect, conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, exclude), "generated",
-                r, progress);
+  std::vector<std::string> exclude = profile != nullptr ? profile->aborts_on : std::vector<std::string>{};
+  auto probes = conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, exclude);
+  if (exclude.empty() && !probes.empty()) {
+    const auto first = s.parse("probe/" + dialect + "/baseline/aborts", dialect, {probes.front().baseline_stream()});
+    if (first.answer && first.answer->dialect_rejection) {
+      for (const auto& t : abort_candidates(*o.new_contract->dialect(dialect))) {
+        auto without = conf::make_probes(*o.new_contract, o.old_contract.get(), dialect, {t});
+        if (without.empty() || without.front().baseline_stream() == probes.front().baseline_stream()) continue;
+        const auto again =
+            s.parse("probe/" + dialect + "/baseline/aborts-" + t, dialect, {without.front().baseline_stream()});
+        if (again.answer && !again.answer->dialect_rejection && again.answer->malformed.empty()) {
+          exclude = {t};
+          r.aborts_on_inferred.push_back(t);
+          probes = std::move(without);
+          break;
+        }
+      }
+    }
+  }
+  old_side old;
+  old.d = o.old_contract->dialect(dialect);
+  if (old.d != nullptr) old.probes = conf::make_probes(*o.old_contract, nullptr, dialect, exclude);
+  run_probes_on(s, o, dialect, probes, old, "generated", r, progress);
   for (const auto& b : o.baselines) {
     if (b.dialect != dialect) continue;
     if (interrupted(o)) return;
-    const auto probes = conf::make_probes_on(*o.new_contract, o.old_contract.get(), dialect, b.frames, b.name, exclude);
-    run_probes_on(s, o, dialect, probes, b.name, r, progress);
+    const auto on = conf::make_probes_on(*o.new_contract, o.old_contract.get(), dialect, b.frames, b.name, exclude);
+    old_side old_on;
+    old_on.d = old.d;
+    if (old.d != nullptr)
+      old_on.probes = conf::make_probes_on(*o.old_contract, nullptr, dialect, b.frames, b.name, exclude);
+    run_probes_on(s, o, dialect, on, old_on, b.name, r, progress);
   }
 }
 
+// Whether a case result is a failure that can break a consumer: an error or
+// timeout, or (rejections_count) the consumer rejecting the stream.
+bool case_failed(const harness::case_result& c, bool rejections_count) {
+  if (c.outcome == conf::outcome::error || c.outcome == conf::outcome::timeout) return true;
+  return rejections_count && c.outcome == conf::outcome::fail && c.failure &&
+         c.failure->first_difference == "the adapter rejected the stream";
+}
+
+std::string case_message(const harness::case_result& c) {
+  if (c.failure && c.failure->received.rfind("(rejected: ", 0) == 0) return c.path + ": " + c.failure->received;
+  return c.path + ": " + c.reason;
+}
+
+// NEW's cases of the layer on the consumer. A failing case (case_failed) is
+// then run from OLD's cases of the same path: failing there too it is
+// already failing under OLD; passing there it breaks the consumer; a case
+// OLD lacks breaks it on an error or timeout only.
 void run_cases(const options& o, const std::string& command, const std::string& dialect,
-               const std::vector<conf::test_case>& cases, const std::set<std::string>& old_paths, consumer_report& r) {
+               const std::vector<conf::test_case>& cases, const std::vector<conf::test_case>& old_cases,
+               consumer_report& r) {
   harness::selection sel;
   sel.layers = {dialect};
   const auto selected = harness::select_cases(cases, sel);
@@ -304,22 +463,51 @@ void run_cases(const options& o, const std::string& command, const std::string& 
   if (!result.setup_error.empty()) {
     r.case_failures.push_back(result.setup_error);
     r.cases["error"] += selected.size();
+    r.case_broke += selected.size();
     return;
   }
+  std::map<std::string, const conf::test_case*> old_by_path;
+  for (const auto& c : old_cases) old_by_path.emplace(c.path(), &c);
+  std::vector<const harness::case_result*> failing;
+  std::vector<conf::test_case> rerun;
   for (const auto& c : result.cases) {
     ++r.cases[std::string(conf::to_string(c.outcome))];
-    const bool broke = c.outcome == conf::outcome::error || c.outcome == conf::outcome::timeout;
-    if (!broke) continue;
-    if (old_paths.count(c.path) == 0) ++r.case_new_broke;
-    if (r.case_failures.size() < 5) r.case_failures.push_back(c.path + ": " + c.reason);
+    const auto old = old_by_path.find(c.path);
+    if (old == old_by_path.end()) {
+      if (!case_failed(c, false)) continue;
+      ++r.case_new_broke;
+      ++r.case_broke;
+      if (r.case_failures.size() < 5) r.case_failures.push_back(case_message(c) + " (a case OLD has not)");
+      continue;
+    }
+    if (!case_failed(c, true)) continue;
+    failing.push_back(&c);
+    rerun.push_back(*old->second);
+  }
+  if (failing.empty() || interrupted(o)) return;
+  const auto before = harness::run_cases(harness::select_cases(rerun, sel), ro);
+  if (interrupted(o)) return;
+  std::map<std::string, const harness::case_result*> then;
+  for (const auto& c : before.cases) then.emplace(c.path, &c);
+  for (const auto* c : failing) {
+    const auto old = then.find(c->path);
+    const bool existing = before.setup_error.empty() && old != then.end() && case_failed(*old->second, true);
+    if (existing) {
+      ++r.case_existing;
+      if (r.case_existing_failures.size() < 5) r.case_existing_failures.push_back(case_message(*c));
+      continue;
+    }
+    ++r.case_broke;
+    if (r.case_failures.size() < 5) {
+      r.case_failures.push_back(case_message(*c) +
+                                (old != then.end() ? " (OLD's case passed or differed without a rejection)" : ""));
+    }
   }
 }
 
 verdict consumer_verdict(const consumer_report& r) {
-  if (!r.error.empty() || r.broke > 0 || r.cases.count("error") != 0 || r.cases.count("timeout") != 0) {
-    return verdict::broke;
-  }
-  bool warn = false;
+  if (!r.error.empty() || r.broke > 0 || r.case_broke > 0) return verdict::broke;
+  bool warn = r.existing > 0 || r.case_existing > 0;
   for (const auto& f : r.static_findings) {
     if (f.level == conf::profile_level::err) return verdict::broke;
     warn = warn || f.level == conf::profile_level::warn;
@@ -339,9 +527,81 @@ std::vector<std::string> subject_order(const options& o) {
   return out;
 }
 
+// Which changed dialect each subject checked (report::dialects). A profile
+// dialect (profile_of) with no subject of its own is checked through its
+// base when the base is.
+void add_dialect_checks(report& r, const options& o) {
+  std::vector<std::string> changed;
+  for (const auto& c : r.changes) {
+    if (c.dialect.empty() || c.rule.rfind("VERSION_", 0) == 0 || (c.reader == "INFO" && c.writer == "INFO")) continue;
+    if (std::find(changed.begin(), changed.end(), c.dialect) == changed.end()) changed.push_back(c.dialect);
+  }
+  const auto checkers = [&](const std::string& d) {
+    std::vector<std::string> by;
+    for (const auto& p : r.producers) {
+      if (p.dialect == d && p.error.empty()) by.push_back("producer " + p.source);
+    }
+    for (const auto& c : r.consumers) {
+      if (std::find(c.dialects.begin(), c.dialects.end(), d) == c.dialects.end() || !c.error.empty()) continue;
+      by.push_back((c.command.empty() ? "profile " + c.profile : "consumer " + c.name));
+    }
+    return by;
+  };
+  if (changed.empty()) {
+    // Nothing on the wire changed: the run checked something when a subject ran.
+    dialect_check all{"*", {}, ""};
+    for (const auto& p : r.producers) all.checked_by.push_back("producer " + p.source);
+    for (const auto& c : r.consumers) {
+      all.checked_by.push_back((c.command.empty() ? "profile " + c.profile : "consumer " + c.name));
+    }
+    r.dialects.push_back(std::move(all));
+    return;
+  }
+  for (const auto& d : changed) {
+    dialect_check dc{d, checkers(d), ""};
+    if (dc.checked_by.empty()) {
+      const dl::dialect_spec* spec = o.new_contract->dialect(d);
+      if (spec == nullptr) spec = o.old_contract->dialect(d);
+      if (spec != nullptr && !spec->profile_of.empty()) {
+        dc.checked_by = checkers(spec->profile_of);
+        if (!dc.checked_by.empty()) dc.via = spec->profile_of;
+      }
+    }
+    r.dialects.push_back(std::move(dc));
+  }
+}
+
+report run_subjects(const options& o, const progress_callback& progress);
+
 }  // namespace
 
-report run(const options& o, const progress_callback& progress) {
+report run(const options& given, const progress_callback& progress) {
+  // One flag stops everything: the caller's signal, or -1 past the deadline.
+  std::atomic<int> stop_flag{0};
+  std::atomic<bool> finished{false};
+  options o = given;
+  o.interrupt = &stop_flag;
+  const auto deadline =
+      steady::now() + std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(given.deadline_s));
+  std::thread watch([&] {
+    while (!finished.load()) {
+      if (given.interrupt != nullptr && given.interrupt->load() != 0) stop_flag.store(given.interrupt->load());
+      else if (given.deadline_s > 0 && steady::now() > deadline && stop_flag.load() == 0) stop_flag.store(-1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  report r = run_subjects(o, progress);
+  finished.store(true);
+  watch.join();
+  r.allow_unchecked = given.allow_unchecked;
+  r.fail_on_existing = given.fail_on_existing;
+  add_dialect_checks(r, o);
+  return r;
+}
+
+namespace {
+
+report run_subjects(const options& o, const progress_callback& progress) {
   const auto started = steady::now();
   report r;
   r.old_name = o.old_name;
@@ -355,7 +615,8 @@ report run(const options& o, const progress_callback& progress) {
   std::size_t done = 0;
   std::set<std::string> used_profiles;  // graded with their consumer
   const auto stop = [&] {
-    r.interrupted_by = o.interrupt->load();
+    if (const int signal = o.interrupt->load(); signal < 0) r.deadline_reached = true;
+    else r.interrupted_by = signal;
     for (std::size_t i = done; i < order.size(); ++i) {
       const bool graded = std::any_of(used_profiles.begin(), used_profiles.end(),
                                       [&](const std::string& file) { return order[i] == "profile " + file; });
@@ -371,8 +632,9 @@ report run(const options& o, const progress_callback& progress) {
   say(progress, "certify: generating the cases of NEW and OLD");
   std::vector<std::string> errors;
   const auto cases = generated_cases(*o.new_contract, o.tags, errors);
+  const auto old_cases = generated_cases(*o.old_contract, o.tags, errors);
   std::set<std::string> old_paths;
-  for (const auto& c : generated_cases(*o.old_contract, o.tags, errors)) old_paths.insert(c.path());
+  for (const auto& c : old_cases) old_paths.insert(c.path());
   for (const auto& e : errors) r.reference.first_failures.push_back("generated case does not load: " + e);
   r.reference.disagreements += errors.size();
   say(progress, "certify: " + std::to_string(cases.size()) + " cases of NEW on the reference");
@@ -447,7 +709,7 @@ report run(const options& o, const progress_callback& progress) {
       run_probes(s, o, layer, profile, c, progress);
       if (interrupted(o)) return stop();  // the consumer in progress is dropped
       say(progress, "certify: consumer " + c.name + " (" + layer + "): the cases of NEW");
-      run_cases(o, command, layer, cases, old_paths, c);
+      run_cases(o, command, layer, cases, old_cases, c);
       if (interrupted(o)) return stop();
     }
     s.proc.stop();
@@ -470,5 +732,7 @@ report run(const options& o, const progress_callback& progress) {
   r.seconds = std::chrono::duration<double>(steady::now() - started).count();
   return r;
 }
+
+}  // namespace
 
 }  // namespace ssec::certify

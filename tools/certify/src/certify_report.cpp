@@ -6,6 +6,7 @@
 #include "ssec/adapter/interrupt.hpp"
 #include "ssec/certify/certify.hpp"
 #include "ssec/report/junit.hpp"
+#include "ssec/report/markdown.hpp"
 #include "ssec/support/text.hpp"
 
 namespace ssec::certify {
@@ -14,10 +15,33 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
+bool broke_anything(const report& r) {
+  if (r.contract == verdict::broke || r.reference.disagreements > 0) return true;
+  for (const auto& p : r.producers) {
+    if (p.result == verdict::broke) return true;
+  }
+  for (const auto& c : r.consumers) {
+    if (c.result == verdict::broke) return true;
+  }
+  return false;
+}
+
 std::string verdict_line(const report& r) {
   if (r.interrupted_by != 0)
     return std::string("NOT CERTIFIED: interrupted by ") + interrupt_guard::name(r.interrupted_by);
-  return r.certified() ? "CERTIFIED: nothing breaks" : "NOT CERTIFIED: something breaks";
+  if (r.deadline_reached) return "NOT CERTIFIED: the deadline passed (--deadline-s)";
+  if (r.certified()) return "CERTIFIED: nothing breaks";
+  if (broke_anything(r)) return "NOT CERTIFIED: something breaks";
+  if (!r.allow_unchecked && !r.unchecked().empty()) {
+    return "NOT CERTIFIED: unchecked: " + join(r.unchecked()) + " (no producer, consumer or profile checked it)";
+  }
+  return "NOT CERTIFIED: already failing under OLD (--fail-on-existing)";
+}
+
+// "chat: consumer X, profile Y" / "code: via chat" / "agent: UNCHECKED".
+std::string checked_text(const dialect_check& d) {
+  if (d.unchecked()) return d.dialect == "*" ? "nothing was checked" : "UNCHECKED";
+  return (d.via.empty() ? "" : "through " + d.via + ": ") + join(d.checked_by);
 }
 
 // "by SIGTERM: not finished: consumer CMD, profile FILE" (interrupted reports only).
@@ -53,6 +77,15 @@ ojson to_json(const report& r) {
   // Set when a signal stopped the run: the report holds what finished, `unfinished` names the rest.
   out["interrupted"] = r.interrupted_by != 0 ? ojson(interrupt_guard::name(r.interrupted_by)) : ojson(nullptr);
   out["unfinished"] = r.unfinished;
+  out["deadline_reached"] = r.deadline_reached;
+  // Each changed dialect and who checked it; `unchecked` those nobody did.
+  ojson dialects = ojson::array();
+  for (const auto& d : r.dialects) {
+    dialects.push_back(
+        {{"dialect", d.dialect}, {"checked_by", d.checked_by}, {"via", d.via}, {"unchecked", d.unchecked()}});
+  }
+  out["unchecked"] = r.unchecked();
+  out["dialects"] = dialects;
   out["old"] = {{"name", r.old_name}, {"version", r.old_version}};
   out["new"] = {{"name", r.new_name}, {"version", r.new_version}};
   ojson changes = ojson::array();
@@ -82,6 +115,7 @@ ojson to_json(const report& r) {
       findings.push_back(std::move(j));
     }
     producers.push_back({{"source", p.source},
+                         {"dialect", p.dialect},
                          {"verdict", to_string(p.result)},
                          {"error", p.error},
                          {"frames", p.frames},
@@ -115,19 +149,33 @@ ojson to_json(const report& r) {
         j["reason"] = p.reason;
         j["input"] = p.reproduce;
         j["injected"] = p.injected;
+        j["already_failing_under_old"] = p.existing;
+        j["old_reason"] = p.old_reason;
       }
       probes.push_back(std::move(j));
     }
-    consumers.push_back(
-        {{"name", c.name},
-         {"command", c.command},
-         {"profile", c.profile},
-         {"dialects", c.dialects},
-         {"verdict", to_string(c.result)},
-         {"error", c.error},
-         {"static", statics},
-         {"probes", {{"tolerated", c.tolerated}, {"adopted", c.adopted}, {"broke", c.broke}, {"results", probes}}},
-         {"cases", {{"outcomes", c.cases}, {"new_broke", c.case_new_broke}, {"failures", c.case_failures}}}});
+    consumers.push_back({{"name", c.name},
+                         {"command", c.command},
+                         {"profile", c.profile},
+                         {"dialects", c.dialects},
+                         {"verdict", to_string(c.result)},
+                         {"error", c.error},
+                         {"static", statics},
+                         {"aborts_on_inferred", c.aborts_on_inferred},
+                         {"existing", c.existing + c.case_existing},
+                         {"probes",
+                          {{"tolerated", c.tolerated},
+                           {"adopted", c.adopted},
+                           {"broke", c.broke},
+                           {"existing", c.existing},
+                           {"results", probes}}},
+                         {"cases",
+                          {{"outcomes", c.cases},
+                           {"new_broke", c.case_new_broke},
+                           {"broke", c.case_broke},
+                           {"existing", c.case_existing},
+                           {"failures", c.case_failures},
+                           {"existing_failures", c.case_existing_failures}}}});
   }
   out["consumers"] = consumers;
   out["seconds"] = r.seconds;
@@ -146,6 +194,21 @@ std::string to_text(const report& r, bool colour) {
     out << "  " << c.rule << "  " << c.dialect << (c.event.empty() ? "" : "/" + c.event)
         << (c.field.empty() ? "" : "." + c.field) << "  reader " << c.reader << ", writer " << c.writer << ": "
         << c.message << '\n';
+  }
+  // Unchecked dialects first: a green run must have checked something.
+  for (const auto& d : r.dialects) {
+    if (d.unchecked()) {
+      out << paint(colour, "31", "unchecked") << ": "
+          << (d.dialect == "*" ? "nothing was checked (no producer, consumer or profile)"
+                               : d.dialect + " changed and no producer, consumer or profile speaks it")
+          << '\n';
+    }
+  }
+  for (const auto& d : r.dialects) {
+    if (!d.unchecked()) {
+      out << "checked " << (d.dialect == "*" ? "(no change on the wire)" : d.dialect) << ": " << checked_text(d)
+          << '\n';
+    }
   }
   out << "reference: " << r.reference.cases << " cases of NEW (" << r.reference.new_cases << " new since OLD), "
       << r.reference.disagreements << " disagree\n";
@@ -170,58 +233,81 @@ std::string to_text(const report& r, bool colour) {
       out << "  " << conf::to_string(f.level) << " " << f.rule << ": " << f.message << '\n';
     }
     if (!c.command.empty()) {
-      out << "  probes: " << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke\n";
+      for (const auto& t : c.aborts_on_inferred) {
+        out << "  aborts on `" << t << "` by design (its baseline without `" << t
+            << "` passes): say so with `aborts_on: [" << t << "]` in its profile\n";
+      }
+      out << "  probes: " << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke, "
+          << c.existing << " already failing under OLD\n";
       for (const auto& p : c.probes) {
         if (p.grade == conf::probe_grade::tolerated) continue;
-        out << "    " << conf::to_string(p.grade) << "  " << p.id;
+        out << "    " << (p.existing ? "already failing under OLD" : std::string(conf::to_string(p.grade))) << "  "
+            << p.id;
         if (p.grade == conf::probe_grade::broke) {
-          out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason
-              << "\n      injected: " << p.injected << "\n      input: " << p.reproduce;
+          out << " (" << p.chunking << ", " << conf::to_string(p.outcome) << "): " << p.reason;
+          if (p.existing) {
+            out << '\n';
+            continue;
+          }
+          if (!p.old_reason.empty()) out << "\n      under OLD: " << p.old_reason;
+          out << "\n      injected: " << p.injected << "\n      input: " << p.reproduce;
         }
         out << '\n';
       }
-      out << "  cases of NEW: " << counts(c.cases)
-          << " (a consumer answers what it handles: only error and timeout break it)\n";
-      for (const auto& f : c.case_failures) out << "    " << f << '\n';
+      out << "  cases of NEW: " << counts(c.cases) << "; " << c.case_broke
+          << " break it (an error, timeout or rejection where OLD's case of the same path passed), " << c.case_existing
+          << " already failing under OLD\n";
+      for (const auto& f : c.case_failures) out << "    breaks: " << f << '\n';
+      for (const auto& f : c.case_existing_failures) out << "    already failing under OLD: " << f << '\n';
     }
   }
   out << '\n';
   if (r.interrupted_by != 0) out << paint(colour, "31", "INTERRUPTED") << " " << interruption(r) << '\n';
+  if (r.deadline_reached) out << paint(colour, "31", "DEADLINE") << " not finished: " << join(r.unfinished) << '\n';
   out << paint(colour, r.certified() ? "32" : "31", verdict_line(r)) << " (" << seconds_text(r.seconds) << ")\n";
   return out.str();
 }
 
 std::string to_markdown(const report& r) {
+  // Names, versions, reasons and messages come from catalogs, profiles and
+  // consumers: md_text / md_code keep them text in a pull-request comment.
   std::ostringstream out;
-  out << "## certify " << r.old_name << " " << r.old_version << " → " << r.new_name << " " << r.new_version << "\n\n";
-  out << "**" << verdict_line(r) << "**\n\n";
-  if (r.interrupted_by != 0) out << "**INTERRUPTED** " << interruption(r) << "\n\n";
+  out << "## certify " << md_text(r.old_name + " " + r.old_version) << " → "
+      << md_text(r.new_name + " " + r.new_version) << "\n\n";
+  out << "**" << md_text(verdict_line(r)) << "**\n\n";
+  if (r.interrupted_by != 0) out << "**INTERRUPTED** " << md_text(interruption(r)) << "\n\n";
+  for (const auto& d : r.dialects) {
+    if (d.unchecked())
+      out << "**UNCHECKED** " << (d.dialect == "*" ? "nothing was checked" : md_text(d.dialect)) << "\n\n";
+  }
   out << "| subject | verdict | details |\n| --- | --- | --- |\n";
   out << "| contract | " << to_string(r.contract) << " | " << r.changes.size() << " changes"
-      << (r.contract_reason.empty() ? "" : "; " + r.contract_reason) << " |\n";
+      << (r.contract_reason.empty() ? "" : "; " + md_text(r.contract_reason)) << " |\n";
   out << "| reference | " << (r.reference.disagreements == 0 ? "certified" : "broke") << " | " << r.reference.cases
       << " cases of NEW, " << r.reference.disagreements << " disagree |\n";
   for (const auto& p : r.producers) {
-    out << "| producer `" << p.source << "` | " << to_string(p.result) << " | " << p.must << " must, " << p.should
-        << " should" << (p.error.empty() ? "" : "; " + p.error) << " |\n";
+    out << "| producer " << md_code(p.source) << " | " << to_string(p.result) << " | " << p.must << " must, "
+        << p.should << " should" << (p.error.empty() ? "" : "; " + md_text(p.error)) << " |\n";
   }
   for (const auto& c : r.consumers) {
     std::size_t err = 0;
     for (const auto& f : c.static_findings) err += f.level == conf::profile_level::err;
-    out << "| consumer " << c.name << " | " << to_string(c.result) << " | ";
-    if (!c.error.empty()) out << c.error << "; ";
+    out << "| consumer " << md_text(c.name) << " | " << to_string(c.result) << " | ";
+    if (!c.error.empty()) out << md_text(c.error) << "; ";
     out << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke; " << err
         << " profile ERR |\n";
   }
   for (const auto& c : r.consumers) {
     for (const auto& p : c.probes) {
-      if (p.grade == conf::probe_grade::broke) {
-        out << "\n- " << c.name << ": `" << p.id << "` broke under " << p.chunking << ": " << p.reason;
+      if (p.grade == conf::probe_grade::broke && !p.existing) {
+        out << "\n- " << md_text(c.name) << ": " << md_code(p.id) << " broke under " << md_text(p.chunking) << ": "
+            << md_text(p.reason);
       }
     }
     for (const auto& f : c.static_findings) {
       if (f.level != conf::profile_level::info) {
-        out << "\n- " << c.name << ": " << conf::to_string(f.level) << " `" << f.rule << "`: " << f.message;
+        out << "\n- " << md_text(c.name) << ": " << conf::to_string(f.level) << " " << md_code(f.rule) << ": "
+            << md_text(f.message);
       }
     }
   }
@@ -266,6 +352,14 @@ std::string to_junit(const report& r) {
   if (r.interrupted_by != 0) doc.attributes.emplace_back("interrupted", interrupt_guard::name(r.interrupted_by));
   junit::testsuite contract;
   contract.attributes = {{"name", "contract"}};
+  for (const auto& d : r.dialects) {
+    if (!d.unchecked()) continue;
+    junit::testcase u;
+    u.attributes = {{"classname", "contract"}, {"name", "checked " + d.dialect}};
+    const std::string why = d.dialect == "*" ? "nothing was checked" : d.dialect + ": no producer, consumer or profile";
+    u.results.push_back({r.allow_unchecked ? "skipped" : "failure", {{"message", "unchecked: " + why}}, ""});
+    contract.cases.push_back(std::move(u));
+  }
   {
     junit::testcase t;
     t.attributes = {{"classname", "contract"}, {"name", "versions and changes"}};
@@ -309,7 +403,10 @@ std::string to_junit(const report& r) {
     for (const auto& p : c.probes) {
       junit::testcase t;
       t.attributes = {{"classname", "consumer.probe." + p.klass}, {"name", p.id}};
-      if (p.grade == conf::probe_grade::broke) {
+      if (p.grade == conf::probe_grade::broke && p.existing && !r.fail_on_existing) {
+        // Already failing under OLD: reported, not a failure of this release.
+        t.results.push_back({"skipped", {{"message", "already failing under OLD: " + p.reason}}, ""});
+      } else if (p.grade == conf::probe_grade::broke) {
         const char* tag = p.outcome == conf::outcome::fail ? "failure" : "error";
         t.results.push_back({tag,
                              {{"message", p.reason}},

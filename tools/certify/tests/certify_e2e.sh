@@ -123,6 +123,14 @@ json_is out.txt 'r["producers"][0]["verdict"] == "broke" and r["producers"][0]["
 json_is out.txt 'all(f["new_since_old"] for f in r["producers"][0]["findings"] if f["rule"] == "AGENT-FIELD-TYPE")'
 json_is out.txt 'r["contract"]["verdict"] != "broke"'
 
+# A MUST finding OLD gives the same (a stream without its terminal done) is
+# already failing under OLD: reported, not a break of this release.
+printf 'data: {"type":"run_started","runId":"r1"}\n\n' > nodone.sse
+expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" --capture nodone.sse --dialect agent --allow-unchecked \
+  --format json
+json_is out.txt 'r["producers"][0]["verdict"] == "certified-with-warnings" and r["producers"][0]["must"] > 0'
+json_is out.txt 'not any(f["new_since_old"] for f in r["producers"][0]["findings"])'
+
 # The same producer live (`serve` streams) and through the example scenario.
 "$tool" serve --port 0 --stream "$src/tools/examples/agent-run.sse" > serve.log 2>&1 &
 serve_pid=$!
@@ -133,9 +141,20 @@ base="$(sed -n 's|.*cases at \(http://[0-9.:]*\)/ .*|\1|p' serve.log)"
 AGENT_BASE_URL="$base" expect_exit 1 "$tool" certify --old old --new break "${fast[@]}" \
   --producer "$base/stream/agent-run.sse" --scenario "$src/tools/examples/agent.scenario.yaml" --dialect agent --format json
 json_is out.txt 'len(r["producers"]) == 2 and all(p["verdict"] == "broke" and p["frames"] == 7 for p in r["producers"])'
-AGENT_BASE_URL="$base" expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" \
+# NEW changes chat; agent producers check nothing of it: unchecked, exit 1,
+# unless --allow-unchecked.
+AGENT_BASE_URL="$base" expect_exit 1 "$tool" certify --old old --new new "${fast[@]}" \
   --producer "$base/stream/agent-run.sse" --scenario "$src/tools/examples/agent.scenario.yaml" --dialect agent --format json
 json_is out.txt 'len(r["producers"]) == 2 and all(p["verdict"] == "certified-with-warnings" for p in r["producers"])'
+json_is out.txt 'r["unchecked"] == ["chat", "code"] and not r["certified"]'
+AGENT_BASE_URL="$base" expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" --allow-unchecked \
+  --producer "$base/stream/agent-run.sse" --scenario "$src/tools/examples/agent.scenario.yaml" --dialect agent --format text
+grep -q "^unchecked: chat changed" out.txt || fail "no unchecked line"
+[ "$(grep -n "^unchecked: chat" out.txt | cut -d: -f1)" -lt "$(grep -n "^reference:" out.txt | cut -d: -f1)" ] \
+  || fail "unchecked is not printed first"
+# Nothing to check at all is not a green run either.
+expect_exit 1 "$tool" certify --old old --new old "${fast[@]}" --format json
+json_is out.txt 'r["unchecked"] == ["*"]'
 fi
 
 if want 4; then
@@ -147,6 +166,20 @@ fi
 if want 5; then
 # 5. Usage: exit 2 with the reason.
 expect_exit 2 "$tool" certify --new new
+expect_exit 2 "$tool" certify --old old --against HEAD --new new
+# --deadline-s: past it nothing starts, the report says what is unfinished, exit 1.
+expect_exit 1 "$tool" certify --old old --new new --quiet --deadline-s 0.2 --consumer "$reference_old" --format json
+json_is out.txt 'r["deadline_reached"] and r["unfinished"] and r["interrupted"] is None and not r["certified"]'
+# --against REV: OLD is NEW's path at a git revision (where the sources are a git work tree).
+if git -C "$src" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  # (exit 0 on a clean work tree; spec/ edited since HEAD may change the verdict, never the usage)
+  set +e; "$tool" certify --against HEAD --new "$src/spec" "${fast[@]}" --consumer "$reference_old" --format json \
+    >out.txt 2>err.txt; got=$?; set -e
+  [ "$got" = 0 ] || [ "$got" = 1 ] || { cat err.txt >&2; fail "--against HEAD: exit $got"; }
+  json_is out.txt 'r["old"]["name"].endswith("spec@HEAD") and r["old"]["version"] != ""'
+  expect_exit 2 "$tool" certify --against no-such-revision --new "$src/spec" --quiet
+  grep -q "unknown git revision" err.txt || fail "no git message"
+fi
 expect_exit 2 "$tool" certify --old old --new new --capture "$src/tools/examples/agent-run.sse"
 grep -q "need --dialect" err.txt || fail "no reason for the missing --dialect"
 printf 'profile_format: 1\nname: x\ndialect: chat\nunknown_types: maybe\nhandles: {content: []}\n' > bad.profile.yaml
@@ -220,9 +253,13 @@ expect_exit 0 "$tool" certify --old old --new new "${fast[@]}" \
   --consumer "node $adapters/agent-service-consumer.js" --profile "$adapters/agent-service-consumer.profile.yaml" \
   --consumer "node $adapters/chat-transcript-consumer.js" --profile "$adapters/chat-transcript-consumer.profile.yaml" \
   --format json
-json_is out.txt 'consumer("chat transcript builder")["verdict"] == "certified"'
+# What they already did under OLD (cases whose frame is not JSON, a `results` that is not a
+# list) is reported, not a break.
+json_is out.txt 'consumer("chat transcript builder")["verdict"] == "certified-with-warnings"'
+json_is out.txt 'consumer("chat transcript builder")["probes"]["broke"] == 0 and consumer("chat transcript builder")["cases"]["broke"] == 0'
 json_is out.txt 'probe("chat transcript builder", "chat/new-type/citation")["grade"] == "tolerated"'
-json_is out.txt 'consumer("agent-service document consumer loop")["verdict"] == "certified"'
+json_is out.txt 'consumer("agent-service document consumer loop")["verdict"] == "certified-with-warnings"'
+json_is out.txt 'consumer("agent-service document consumer loop")["cases"]["existing"] > 0'
 json_is out.txt 'consumer("agent-service document consumer loop")["probes"]["tolerated"] > 5'
 # Removing a field the transcript builder reads is an ERR for it.
 cp -r old removed
@@ -239,5 +276,7 @@ expect_exit 1 "$tool" certify --old old --new removed "${fast[@]}" \
   --format json
 json_is out.txt 'consumer("chat transcript builder")["verdict"] == "broke"'
 json_is out.txt 'any(f["rule"] == "FIELD_REMOVED" and f["pointer"] == "/text" for f in consumer("chat transcript builder")["static"])'
+# ... and its probe shows it on the stream: OLD's `text` gone, the builder's content loses it.
+json_is out.txt 'probe("chat transcript builder", "chat/removed-field/content.text")["grade"] == "broke"'
 fi
 echo "certify end to end: parts ${parts:-1-7} passed"

@@ -10,6 +10,7 @@
 
 #include "sse/dialect/decoder.hpp"
 #include "ssec/certify/certify.hpp"
+#include "ssec/conformance/catalog_diff.hpp"
 #include "ssec/conformance/consumer_profile.hpp"
 #include "ssec/conformance/probes.hpp"
 
@@ -66,6 +67,16 @@ const contracts& added() {
   return c;
 }
 
+// OLD: spec/ as it is; NEW: chat's `content.text` renamed `content.body`.
+const contracts& renamed() {
+  static const contracts c = [] {
+    const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
+    return contracts{load(chat, agent),
+                     load(replaced(chat, content_text, replaced(content_text, "{key: text,", "{key: body,")), agent)};
+  }();
+  return c;
+}
+
 // ---- Profiles -------------------------------------------------------------
 
 const char* good_profile =
@@ -115,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "p.yaml:6:13: `text` is not a JSON Pointer (\"/key\", \"/key/sub\")"},
         bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_type: ignore\nhandles: {content: []}\n",
                     "p.yaml:4:1: unknown key `unknown_type` in a consumer profile (allowed: profile_format, name, "
-                    "dialect, unknown_types, aborts_on, handles)"},
+                    "dialect, unknown_types, aborts_on, requires, handles)"},
         bad_profile{"profile_format: 1\nname: t\nunknown_types: ignore\nhandles: {content: []}\n",
                     "p.yaml:1:1: missing required key `dialect` in a consumer profile"},
         bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles:\n  content: []\n  "
@@ -141,22 +152,37 @@ TEST(consumer_profile, static_check_against_new_and_old) {
   next = replaced(next, "      - type: notice\n", "      - type: notice_v2\n");
   next = replaced(next, "{key: action, type: string, required: true", "{key: action, type: string, required: false");
   next = replaced(next, "{key: fileCount, type: integer", "{key: fileCount, type: [integer, string]");
+  next = replaced(next, "{key: label, type: string", "{key: label, type: object");
   next = replaced(next, thinking, citation + thinking);
   const auto prev_set = load(chat, agent), next_set = load(next, agent);
   const auto p = conf::load_profile_text(
       "profile_format: 1\nname: t\ndialect: chat\nunknown_types: reject\nhandles:\n  content: [/text]\n"
-      "  notice: [/kind]\n  file_change: [/action, /path]\n  checkpoint: [/fileCount]\n  tool_call: [/arguments, "
+      "  notice: [/kind]\n  file_change: [/action, /path]\n  checkpoint: [/fileCount, /label]\n  tool_call: "
+      "[/arguments, "
       "/argumentz]\n  no_such: []\n",
       "p.yaml");
   ASSERT_TRUE(p.ok()) << p.error_text();
   const auto fs = conf::check_profile(p.value, *next_set, prev_set.get());
   EXPECT_EQ(rules_of(fs, conf::profile_level::err),
-            (std::vector<std::string>{"FIELD_REMOVED content/text", "TYPE_REMOVED notice", "NEW_TYPE_REJECTED citation",
-                                      "NEW_TYPE_REJECTED notice_v2"}));
-  EXPECT_EQ(
-      rules_of(fs, conf::profile_level::warn),
-      (std::vector<std::string>{"FIELD_NOW_OPTIONAL file_change/action", "FIELD_TYPE_WIDENED checkpoint/fileCount",
-                                "FIELD_NOT_IN_CATALOG tool_call/argumentz", "TYPE_NOT_IN_CATALOG no_such"}));
+            (std::vector<std::string>{"FIELD_REMOVED content/text", "TYPE_REMOVED notice",
+                                      "FIELD_NOW_OPTIONAL file_change/action", "FIELD_TYPE_CHANGED checkpoint/label",
+                                      "NEW_TYPE_REJECTED citation", "NEW_TYPE_REJECTED notice_v2"}));
+  EXPECT_EQ(rules_of(fs, conf::profile_level::warn),
+            (std::vector<std::string>{"FIELD_TYPE_WIDENED checkpoint/fileCount",
+                                      "FIELD_NOT_IN_CATALOG tool_call/argumentz", "TYPE_NOT_IN_CATALOG no_such"}));
+  // A replaced type says what the new contract admits instead, never "also admits".
+  for (const auto& f : fs) {
+    if (f.rule == "FIELD_TYPE_CHANGED") {
+      EXPECT_EQ(f.message, "the consumer reads `checkpoint/label` as string; the new contract admits object instead");
+    }
+  }
+  // A removed type the consumer handles but does not require is WARN.
+  auto needs = p.value;
+  needs.requires_given = true;
+  needs.requires_types = {"content"};
+  const auto relaxed = conf::check_profile(needs, *next_set, prev_set.get());
+  const auto relaxed_warn = rules_of(relaxed, conf::profile_level::warn);
+  EXPECT_EQ(std::count(relaxed_warn.begin(), relaxed_warn.end(), "TYPE_REMOVED notice"), 1);
   // The same profile against an unchanged contract: only what it names wrongly.
   const auto same = conf::check_profile(p.value, *prev_set, prev_set.get());
   EXPECT_TRUE(rules_of(same, conf::profile_level::err).empty());
@@ -359,16 +385,118 @@ TEST(probe_grading, a_consumer_that_drops_a_changed_frame_broke) {
 namespace {
 
 TEST(probe_grading, doing_without_a_removed_field_is_tolerated_never_adopted) {
-  const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
-  const auto prev = load(chat, agent);
-  const auto next = load(replaced(chat, content_text, replaced(content_text, "{key: text,", "{key: body,")), agent);
+  const auto& prev = renamed().old_set;
+  const auto& next = renamed().new_set;
   const auto probes = conf::make_probes(*next, prev.get(), "chat");
   const auto* p = find(probes, "chat/removed-field/content.text");
   ASSERT_NE(p, nullptr);
   EXPECT_NE(find(probes, "chat/new-field/content.body"), nullptr);
   const auto& d = *next->dialect("chat");
-  const auto r = conf::grade_probe(*p, d, decoded(d, p->baseline_stream()), decoded(d, p->stream()));
+  // A consumer that shows `text` (the reference decoder passes every key on) loses it: broke.
+  const auto shows = conf::grade_probe(*p, d, decoded(d, p->baseline_stream()), decoded(d, p->stream()));
+  EXPECT_EQ(shows.grade, conf::probe_grade::broke);
+  EXPECT_NE(shows.reason.find("lost `text`"), std::string::npos) << shows.reason;
+  // One that never answered `text` does without it.
+  const auto without_text = [](conf::answer a) {
+    for (auto& e : *a.dialect) {
+      if (e.contains("fields") && e["fields"].is_object()) e["fields"].erase("text");
+    }
+    return a;
+  };
+  const auto r =
+      conf::grade_probe(*p, d, without_text(decoded(d, p->baseline_stream())), without_text(decoded(d, p->stream())));
   EXPECT_EQ(r.grade, conf::probe_grade::tolerated) << r.reason;
+}
+
+TEST(probe_grading, a_rendered_placeholder_is_broke_never_adopted) {
+  const auto& prev = renamed().old_set;
+  const auto& next = renamed().new_set;
+  const auto probes = conf::make_probes(*next, prev.get(), "chat");
+  const auto* p = find(probes, "chat/removed-field/content.text");
+  ASSERT_NE(p, nullptr);
+  const auto& d = *next->dialect("chat");
+  // The consumer appends `ev.text` to the body: "undefined" where the field is gone.
+  auto probed = decoded(d, p->stream());
+  for (auto& e : *probed.dialect) {
+    if (e.value("type", "") == "content" && !e["fields"].contains("text")) e["fields"]["text"] = "undefined";
+  }
+  const auto r = conf::grade_probe(*p, d, decoded(d, p->baseline_stream()), probed);
+  EXPECT_EQ(r.grade, conf::probe_grade::broke);
+  EXPECT_NE(r.reason.find("rendered `undefined`"), std::string::npos) << r.reason;
+}
+
+TEST(probes, a_renamed_field_is_probed_on_what_a_producer_of_old_sends) {
+  const auto& prev = renamed().old_set;
+  const auto& next = renamed().new_set;
+  const auto probes = conf::make_probes(*next, prev.get(), "chat");
+  ASSERT_FALSE(probes.empty());
+  // The baseline's content frame carries OLD's key.
+  EXPECT_NE(probes.front().baseline_stream().find("{\"type\":\"content\",\"text\":"), std::string::npos)
+      << probes.front().baseline_stream();
+}
+
+TEST(probes, cover_a_field_made_optional_and_a_terminal_change) {
+  const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
+  const auto prev = load(chat, agent);
+  const auto chat_next = load(replaced(chat, "{key: name, type: string, required: true, purpose: Name of the tool.,",
+                                       "{key: name, type: string, required: false, purpose: Name of the tool.,"),
+                              agent);
+  const auto chat_probes = conf::make_probes(*chat_next, prev.get(), "chat");
+  const auto* opt = find(chat_probes, "chat/optional-field/tool_result.name");
+  ASSERT_NE(opt, nullptr);
+  bool omitted = false;
+  for (const auto& f : opt->frames) {
+    if (f.changed)
+      omitted = f.data.find("\"tool_result\"") != std::string::npos && f.data.find("\"name\"") == std::string::npos;
+  }
+  EXPECT_TRUE(omitted) << opt->stream();
+  const auto agent_next = load(chat, replaced(agent, "check: {kind: last_frame, types: [done]}",
+                                              "check: {kind: last_frame, types: [done, run_completed]}"));
+  const auto agent_probes = conf::make_probes(*agent_next, prev.get(), "agent", {"error"});
+  const auto* term = find(agent_probes, "agent/terminal/run_completed");
+  ASSERT_NE(term, nullptr);
+  EXPECT_EQ(term->stream().find("\"type\":\"done\""), std::string::npos) << term->stream();
+  EXPECT_NE(term->stream().rfind("\"type\":\"run_completed\""), std::string::npos);
+}
+
+TEST(probes, every_catalog_diff_rule_a_reader_meets_has_a_probe_class) {
+  std::vector<std::string> without;
+  for (const auto& r : conf::diff_rules()) {
+    if (r.reader == conf::change_level::info) continue;
+    const auto c = conf::probe_classes_for(r.id);
+    for (const auto& k : c.classes) {
+      EXPECT_NE(std::find(conf::probe_classes().begin(), conf::probe_classes().end(), k), conf::probe_classes().end())
+          << r.id << " names the unknown probe class " << k;
+    }
+    if (c.classes.empty() && c.none.empty()) without.push_back(std::string(r.id));
+  }
+  std::string listed;
+  for (const auto& w : without) listed += " " + w;
+  EXPECT_TRUE(without.empty()) << "catalog diff rules without a probe class:" << listed;
+}
+
+TEST(probes, a_removed_type_is_left_out_of_what_a_producer_of_old_sends) {
+  const std::string chat = read_file("spec/chat.yaml"), agent = read_file("spec/agent.yaml");
+  const auto prev = load(chat, agent);
+  const std::string debug =
+      "      - type: debug\n        purpose: Debug output.\n        source: chat-and-code-sessions.txt:31\n        "
+      "fields:\n"
+      "          - {key: text, type: string, required: true, purpose: Debug text., source: "
+      "chat-and-code-sessions.txt:31}\n";
+  const auto next = load(replaced(chat, debug, ""), agent);
+  const auto probes = conf::make_probes(*next, prev.get(), "chat");
+  const auto* p = find(probes, "chat/removed-type/debug");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p->baseline_stream().find("\"type\":\"debug\""), std::string::npos);
+  EXPECT_EQ(p->stream().find("\"type\":\"debug\""), std::string::npos);
+  // A rule NEW drops: what it forbade is sent.
+  const auto no_rule = load(replaced(chat, "    check: {kind: forbidden_type, types: [done]}\n",
+                                     "    check: {kind: forbidden_type, types: [debug]}\n"),
+                            agent);
+  const auto relaxed = conf::make_probes(*no_rule, prev.get(), "chat");
+  const auto* r = find(relaxed, "chat/rule-relaxed/CHAT-NO-DONE-FRAME.done");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r->stream().find("{\"type\":\"done\"}"), std::string::npos) << r->stream();
 }
 
 // ---- Recorded baselines ---------------------------------------------------

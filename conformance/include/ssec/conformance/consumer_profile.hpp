@@ -44,7 +44,21 @@ struct consumer_profile {
   /// document's "throw on error"): probes never put them in a baseline.
   std::vector<std::string> aborts_on;
   std::vector<profile_type> handles;
+  /// The types it cannot do without (`requires`): a removed one is ERR, a
+  /// removed handled type it does not require WARN. Without `requires`
+  /// (requires_given false) every handled type is required.
+  std::vector<std::string> requires_types;
+  bool requires_given = false;
   std::string file;  ///< As errors and reports name it.
+
+  /// Whether the consumer needs `type` (requires_types, or every handled type).
+  bool requires_type(std::string_view type) const noexcept {
+    if (!requires_given) return find(type) != nullptr;
+    for (const auto& t : requires_types) {
+      if (t == type) return true;
+    }
+    return false;
+  }
 
   /// The handled type, or nullptr.
   const profile_type* find(std::string_view type) const noexcept;

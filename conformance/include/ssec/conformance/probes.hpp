@@ -53,6 +53,15 @@ struct probe {
 /// Every probe class, in report order.
 const std::vector<std::string>& probe_classes();
 
+/// Which probe classes probe a kind of change catalog diff reports
+/// (conformance/catalog_diff.hpp's rule id), or why none can (`none`).
+/// Both empty: the rule has no probe class.
+struct probe_coverage {
+  std::vector<std::string> classes;
+  std::string none;
+};
+probe_coverage probe_classes_for(std::string_view diff_rule);
+
 /// The probes of dialect `dialect` of `next`: the baseline (one frame of
 /// every type `next` and `prev` both have, except `exclude` (a consumer's
 /// aborts_on), with the frames the dialect's ordering rules ask for), and

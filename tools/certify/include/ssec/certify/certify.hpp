@@ -71,6 +71,16 @@ struct options {
   std::chrono::milliseconds timeout{5000};   ///< Per exchange with a consumer.
   double producer_timeout_s = 30;
   std::size_t producer_max_events = 10000;
+  /// A failure a consumer already has under OLD (the same probe, or the same
+  /// generator slot of a case, failing the same way) is reported, never a
+  /// break; true: it fails the run too (`--fail-on-existing`).
+  bool fail_on_existing = false;
+  /// A changed dialect that no producer, consumer or profile checked is
+  /// `unchecked` and fails the run unless this is true (`--allow-unchecked`).
+  bool allow_unchecked = false;
+  /// The whole run's budget (`--deadline-s`): past it, no exchange starts and
+  /// the report lists what is unfinished, as on an interruption. 0: none.
+  double deadline_s = 0;
   /// Non-zero (a signal number) stops the run: no new subject starts, the
   /// one in progress is dropped, report::interrupted_by and
   /// report::unfinished say so. Set from another thread (interrupt.hpp);
@@ -97,6 +107,7 @@ struct reference_report {
 
 struct producer_report {
   std::string source;
+  std::string dialect;  ///< The dialect it was validated as.
   verdict result = verdict::certified;
   std::string error;  ///< Could not be read (then broke).
   std::size_t frames = 0;
@@ -118,6 +129,10 @@ struct probe_report {
   std::string reason;
   std::string reproduce;  ///< The probe's stream under the failing chunking, escaped (broke only).
   std::string injected;   ///< The injected or changed frames, each quoted (what the probe adds to the baseline).
+  /// Broke, and broke the same way under OLD (OLD's probe of the same id, or
+  /// OLD's baseline when OLD has no such probe): not a break.
+  bool existing = false;
+  std::string old_reason;  ///< What OLD's run of it gave (broke only).
 };
 
 struct consumer_report {
@@ -130,14 +145,38 @@ struct consumer_report {
   std::vector<conformance::profile_finding> static_findings;
   std::vector<probe_report> probes;
   std::size_t tolerated = 0, adopted = 0, broke = 0;
+  std::size_t existing = 0;  ///< Probes broke under NEW and the same way under OLD (not in `broke`).
+  /// Types the consumer stops on by design, recognised without a profile:
+  /// its baseline with an `error`-like frame is rejected, without it accepted.
+  std::vector<std::string> aborts_on_inferred;
   /// NEW's cases on the consumer: counts by outcome name, and those in NEW only.
   std::map<std::string, std::size_t> cases;
   std::size_t case_new_broke = 0;
-  std::vector<std::string> case_failures;  ///< error / timeout cases (broke), up to 5.
+  /// NEW's cases that break the consumer: an error or timeout, or a
+  /// rejection, where OLD's case of the same generator slot (case path) did
+  /// not fail so (a case OLD lacks: error or timeout only).
+  std::size_t case_broke = 0;
+  std::size_t case_existing = 0;           ///< Failing the same way under OLD: reported, not a break.
+  std::vector<std::string> case_failures;  ///< Breaking cases: the case id and the consumer's message, up to 5.
+  std::vector<std::string> case_existing_failures;  ///< Already failing under OLD, up to 5.
+};
+
+/// A dialect the catalog diff changes, and who checked it.
+struct dialect_check {
+  std::string dialect;
+  std::vector<std::string> checked_by;  ///< "producer SRC", "consumer NAME", "profile FILE".
+  std::string via;                      ///< A profile dialect checked through its base ("chat"), else empty.
+  bool unchecked() const noexcept { return checked_by.empty(); }
 };
 
 struct report {
   std::string old_name, new_name, old_version, new_version;
+  /// Each dialect with a change at WARN or ERR for a role, in diff order; an
+  /// unchecked one fails the run unless allow_unchecked. With no such change,
+  /// "*" stands for the run: unchecked when no subject ran at all.
+  std::vector<dialect_check> dialects;
+  bool allow_unchecked = false, fail_on_existing = false;
+  bool deadline_reached = false;  ///< options::deadline_s passed: the report lacks `unfinished`.
   bool diff_available = false;
   std::vector<contract_change> changes;
   verdict contract = verdict::certified;
@@ -151,8 +190,11 @@ struct report {
   /// ("reference: 412 of 1076 cases checked", "consumer CMD", "producer URL").
   std::vector<std::string> unfinished;
 
-  /// certified when nothing broke and the run was not interrupted.
+  /// certified when something was checked, nothing broke, and the run was
+  /// neither interrupted nor out of time.
   bool certified() const noexcept;
+  /// Changed dialects nothing checked.
+  std::vector<std::string> unchecked() const;
   /// The exit status: 0 certified, 1 something breaks, 128 + the signal when interrupted.
   int exit_status() const noexcept;
 };
