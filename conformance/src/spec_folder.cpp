@@ -104,7 +104,9 @@ result<std::set<std::string>> reserved_case_ids(const fs::path& cases, const fs:
   std::vector<fs::path> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(cases, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && fs::equivalent(it->path(), generated, ec)) {
+    // The generated folder is rewritten, and the spec folder holds catalogs,
+    // not cases (`--out work/cases` beside `work/spec` scans `work/`).
+    if (it->is_directory() && (fs::equivalent(it->path(), generated, ec) || fs::equivalent(it->path(), spec, ec))) {
       it.disable_recursion_pending();
       continue;
     }
@@ -113,7 +115,11 @@ result<std::set<std::string>> reserved_case_ids(const fs::path& cases, const fs:
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     const auto loaded = load_case_file(file, file.string(), tags);
-    if (!loaded.ok()) return error{"the hand-written cases must load to reserve their ids:\n" + loaded.error_text()};
+    if (!loaded.ok()) {
+      return error{"the hand-written cases must load to reserve their ids (every *.yaml under " + cases.string() +
+                   " but " + generated.string() + " and " + spec.string() +
+                   " is read as a case file; --cases DIR names another folder):\n" + loaded.error_text()};
+    }
     for (const auto& c : loaded.value) ids.insert(c.id);
   }
   if (const auto text = read_all((spec / "DECISIONS.md").string())) {

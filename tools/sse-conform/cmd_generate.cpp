@@ -44,6 +44,9 @@ int run_generate(const generate_options& opt) {
     std::cerr << reserved.error().to_string();
     return exit_usage;
   }
+  std::cerr << "generate-cases: " << counted(reserved->size(), "case id") << " reserved: those of the case files under "
+            << cases.string() << " (" << out.string() << " and " << opt.spec << " left out) and those "
+            << (fs::path(opt.spec) / "DECISIONS.md").string() << " names\n";
   const auto files = conformance::generate_cases(*loaded, *reserved);
   std::set<std::string> names;
   int differences = 0;

@@ -13,6 +13,7 @@
 //   catalog's readings see something; --strict promotes those, saying so.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -182,6 +183,26 @@ TEST_F(contract_cli, generate_cases_and_coverage_check_the_decisions_of_their_sp
   const auto coverage = run("coverage --spec team --cases cases");
   EXPECT_EQ(coverage.status, 2) << coverage.out << coverage.err;
   EXPECT_NE(coverage.err.find(where + ": decision `stop-after-spin`"), std::string::npos) << coverage.err;
+}
+
+// `--out work/cases-gen` beside `work/spec`, without --cases: the parent of
+// --out is scanned for hand-written cases, but not the spec folder in it.
+TEST_F(contract_cli, generate_cases_does_not_read_the_spec_folder_beside_out_as_cases) {
+  fs::create_directories(dir_ / "work");
+  fs::copy(source_dir / "spec", dir_ / "work/spec", fs::copy_options::recursive);
+  const auto r = run("generate-cases --spec work/spec --out work/cases-gen");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("reserved: those of the case files under work (work/cases-gen and work/spec left out)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "work/cases-gen/chat-events.yaml")) << r.out << r.err;
+  // A YAML file there that is not a case still stops it, saying what was scanned.
+  std::ofstream(dir_ / "work/compose.yaml") << "services: {}\n";
+  const auto bad = run("generate-cases --spec work/spec --out work/cases-gen");
+  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("every *.yaml under work but work/cases-gen and work/spec is read as a case file"),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST_F(contract_cli, a_source_line_that_does_not_exist_is_refused_with_its_position) {

@@ -38,7 +38,7 @@ struct contract_source {
 ssec::load_result<std::shared_ptr<const sse::dialect::catalog>> load_contract(const contract_source& source);
 
 /// Ids the case generator must not take: the ids of the hand-written cases
-/// (every case file under `cases` outside `generated`, through the case
+/// (every case file under `cases` outside `generated` and `spec`, through the case
 /// loader with `tags`), and the ids `spec`/DECISIONS.md reserves (`ABCD` in
 /// backquotes). A hand-written file that does not load is an error: its ids
 /// could not be reserved.
