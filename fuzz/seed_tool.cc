@@ -283,7 +283,10 @@ int write_corpus(const fs::path& source, const fs::path& out) {
   // Loaders: the real files, cut small (see catalog_slices and case_slices).
   for (const auto& entry : fs::recursive_directory_iterator(source / "spec")) {
     if (entry.path().extension() != ".yaml" || entry.path().filename() == "tags.yaml") continue;
-    for (const auto& slice : catalog_slices(read_file(entry.path()))) seeds.add("sse_catalog_loader_fuzzer", slice);
+    for (const auto& slice : catalog_slices(read_file(entry.path()))) {
+      seeds.add("sse_catalog_loader_fuzzer", slice);
+      seeds.add("sse_export_fuzzer", slice);
+    }
   }
   for (const auto& entry : fs::recursive_directory_iterator(source / "conformance/cases/ours")) {
     if (entry.path().extension() != ".yaml") continue;

@@ -3,6 +3,7 @@
 // format can express of them, the event schemas (JSON Schema and OpenAPI).
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "export_parts.hpp"
 
@@ -68,9 +69,35 @@ std::string pascal(std::string_view name) {
   return out;
 }
 
-std::string event_name(const dialect_spec& d, std::string_view type) { return pascal(d.name) + pascal(type) + "Event"; }
 std::string union_name(const dialect_spec& d) { return pascal(d.name) + "SseEvent"; }
 std::string unknown_name(const dialect_spec& d) { return pascal(d.name) + "UnknownEvent"; }
+
+std::vector<std::string> dialect_names(const dialect_spec& d) {
+  return {union_name(d), unknown_name(d), pascal(d.name) + "EventType", pascal(d.name) + "SseItem"};
+}
+
+std::vector<std::string> event_names(const dialect_spec& d) {
+  const auto own = dialect_names(d);
+  std::set<std::string, std::less<>> taken(own.begin(), own.end());
+  std::vector<std::string> names;
+  names.reserve(d.events.size());
+  for (const auto& e : d.events) {
+    const std::string plain = pascal(d.name) + pascal(e.type) + "Event";
+    std::string name = plain;
+    for (int n = 2; taken.contains(name); ++n) name = plain + std::to_string(n);
+    taken.insert(name);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+std::string event_name(const dialect_spec& d, std::string_view type) {
+  const auto names = event_names(d);
+  for (std::size_t i = 0; i < d.events.size(); ++i) {
+    if (d.events[i].type == type) return names[i];
+  }
+  return pascal(d.name) + pascal(type) + "Event";
+}
 
 const sse::dialect::catalog_file* file_of(const sse::dialect::catalog& cat, const dialect_spec& d) {
   for (const auto& f : cat.files()) {
@@ -228,6 +255,13 @@ void integer_fields(const std::vector<field_spec>& fields, const std::string& pr
 }  // namespace
 
 void collect_gaps(const dialect_spec& d, export_format format, std::vector<export_gap>& gaps) {
+  const auto names = event_names(d);
+  for (std::size_t i = 0; i < d.events.size(); ++i) {
+    const std::string plain = pascal(d.name) + pascal(d.events[i].type) + "Event";
+    if (names[i] == plain) continue;
+    gaps.push_back({d.name, "the name of event type " + nlohmann::json(d.events[i].type).dump(),
+                    plain + " is taken (by the dialect's own names or an earlier type), so it is " + names[i]});
+  }
   const std::string rules_kept = kept_in(format, d, "x-sse-conform-rules");
   for (const rule_spec* r : d.rules) {
     if (!expressed_by(format, r->check.kind).empty()) {

@@ -17,8 +17,18 @@ namespace ssec::conformance::detail {
 /// "chat" -> "Chat", "tool_call" -> "ToolCall": an identifier (a leading
 /// digit or an empty result gets a "T" in front).
 std::string pascal(std::string_view name);
-/// "ChatToolCallEvent": the schema / interface name of an event type.
+/// "ChatToolCallEvent": the schema / interface name of an event type, unique
+/// within its dialect (event_names()).
 std::string event_name(const sse::dialect::dialect_spec& d, std::string_view type);
+/// The names of `d`'s event types in catalog order. Each is
+/// pascal(dialect) + pascal(type) + "Event" unless that name is taken by the
+/// dialect's own names (dialect_names()) or by an earlier type ("a-b" beside
+/// "a_b", a type called "sse" or "unknown"); then the first free "<name>2",
+/// "<name>3", ...: deterministic, and listed as a gap by collect_gaps().
+std::vector<std::string> event_names(const sse::dialect::dialect_spec& d);
+/// The names `d` declares besides its events: the union, the unknown event,
+/// the TypeScript type alias and the OpenAPI item schema.
+std::vector<std::string> dialect_names(const sse::dialect::dialect_spec& d);
 /// "ChatSseEvent", "AgentSseEvent": the union of a dialect's events.
 std::string union_name(const sse::dialect::dialect_spec& d);
 /// "ChatUnknownEvent".

@@ -14,20 +14,32 @@ using sse::dialect::dialect_spec;
 using sse::dialect::field_spec;
 using sse::dialect::type_set;
 
-// Text safe inside a /** */ comment.
+// Text safe inside a `/** */` and a `//` comment: `*/` cannot close the
+// block, and none of ECMAScript's line terminators (LF, CR, U+2028 LINE
+// SEPARATOR, U+2029 PARAGRAPH SEPARATOR) can end the line comment, so catalog
+// text never becomes code. Each terminator becomes a space.
 std::string doc_text(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/') {
       out += "*\\/";
       ++i;
-    } else if (s[i] == '\n') {
+    } else if (s[i] == '\n' || s[i] == '\r') {
       out += ' ';
+    } else if (s.substr(i, 3) == "\xE2\x80\xA8" || s.substr(i, 3) == "\xE2\x80\xA9") {
+      out += ' ';
+      i += 2;
     } else {
       out += s[i];
     }
   }
   return out;
+}
+
+// A TypeScript string literal: JSON's escapes with every non-ASCII character
+// as \uXXXX (U+2028 and U+2029 included) and invalid UTF-8 replaced.
+std::string ts_string(std::string_view s) {
+  return nlohmann::json(std::string(s)).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
 }
 
 bool is_identifier(std::string_view k) {
@@ -36,9 +48,7 @@ bool is_identifier(std::string_view k) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; });
 }
 
-std::string property_name(std::string_view k) {
-  return is_identifier(k) ? std::string(k) : nlohmann::json(std::string(k)).dump();
-}
+std::string property_name(std::string_view k) { return is_identifier(k) ? std::string(k) : ts_string(k); }
 
 std::string ts_type(const field_spec& f, const std::string& indent);
 std::string field_doc(const field_spec& f, const std::string& indent);
@@ -94,8 +104,8 @@ std::string field_doc(const field_spec& f, const std::string& indent) {
 void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& d, std::string& out) {
   const std::string union_name = detail::union_name(d);
   const auto* file = detail::file_of(cat, d);
-  out += "// ---- dialect " + d.name + " (" + (file ? file->name + " " + file->catalog_version : d.where.file) +
-         ") ----\n\n";
+  out += "// ---- dialect " + doc_text(d.name) + " (" +
+         doc_text(file ? file->name + " " + file->catalog_version : d.where.file) + ") ----\n\n";
 
   out += "/**\n * " + doc_text(d.purpose) + "\n *\n * A frame of a type the catalog does not list is a `" +
          detail::unknown_name(d) + "`.\n";
@@ -107,7 +117,7 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
   for (const auto* r : d.rules) {
     std::string check(sse::dialect::to_string(r->check.kind));
     if (auto params = detail::check_params_json(r->check); !params.empty()) check += " " + params.dump();
-    out += " * @remarks rule " + r->id + " (" + std::string(sse::dialect::to_string(r->level)) + ", basis " +
+    out += " * @remarks rule " + doc_text(r->id) + " (" + std::string(sse::dialect::to_string(r->level)) + ", basis " +
            std::string(sse::dialect::to_string(r->basis)) + ", check " + doc_text(check) + "): " + doc_text(r->text);
     if (const auto t = trace_text(r->origin); !t.empty()) out += " [" + doc_text(t) + "]";
     out += " (" + doc_text(r->where.to_string()) + ")\n";
@@ -134,16 +144,16 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
     out += "  | " + detail::event_name(d, d.events[i].type) + (i + 1 == d.events.size() ? ";\n\n" : "\n");
   }
   if (d.events.empty()) out += "  never;\n\n";
-  out += "/** The event types of the " + d.name + " dialect. */\nexport type " + detail::pascal(d.name) +
+  out += "/** The event types of the " + doc_text(d.name) + " dialect. */\nexport type " + detail::pascal(d.name) +
          "EventType = " + union_name + "[\"type\"];\n\n";
 
   for (const auto& e : d.events) {
     out += "/**\n * " + doc_text(e.purpose) + "\n";
     for (const auto& s : e.origin.sources) out += " * @see " + doc_text(s) + "\n";
     if (!e.origin.decision.empty()) out += " * @see DECISIONS.md#" + doc_text(e.origin.decision) + "\n";
-    for (const auto& id : detail::rules_of_event(d, e.type)) out += " * @remarks rule " + id + "\n";
+    for (const auto& id : detail::rules_of_event(d, e.type)) out += " * @remarks rule " + doc_text(id) + "\n";
     out += " */\nexport interface " + detail::event_name(d, e.type) + " {\n";
-    out += "  /** The event type (the discriminator). */\n  readonly type: " + nlohmann::json(e.type).dump() + ";\n";
+    out += "  /** The event type (the discriminator). */\n  readonly type: " + ts_string(e.type) + ";\n";
     for (const auto& f : e.fields) {
       if (f.key == "type") continue;
       out += field_doc(f, "  ");
@@ -151,13 +161,14 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
     }
     for (const auto& [path, id] : detail::forbidden_fields(d, e.type)) {
       if (path->keys.size() != 1) continue;  // a gap (collect_gaps)
-      out += "  /** Never sent (" + id + "). */\n  readonly " + property_name(path->keys.front()) + "?: never;\n";
+      out += "  /** Never sent (" + doc_text(id) + "). */\n  readonly " + property_name(path->keys.front()) +
+             "?: never;\n";
     }
     if (e.open) out += "  /** Open event: undeclared fields are expected. */\n  readonly [key: string]: unknown;\n";
     out += "}\n\n";
   }
 
-  out += "/**\n * An event whose type the " + d.name +
+  out += "/**\n * An event whose type the " + doc_text(d.name) +
          " catalog does not list. Consumers keep or ignore it; it is never lost.\n */\nexport interface " +
          detail::unknown_name(d) +
          " {\n  /** The type as sent; not one of the catalog's. */\n  readonly type: string;\n"
@@ -173,8 +184,8 @@ std::string typescript_declarations(const sse::dialect::catalog& cat,
   std::string out =
       "// GENERATED by `sse-conform export --to typescript` from the catalogs (tools/docs/export.md): do not edit.\n";
   for (const auto& f : cat.files()) {
-    out += "// " + f.name + ": catalog " + f.catalog_version + ", format " + std::to_string(f.format_version) +
-           ", document " + doc_text(f.document) + ": " + doc_text(f.purpose) + "\n";
+    out += "// " + doc_text(f.name) + ": catalog " + doc_text(f.catalog_version) + ", format " +
+           std::to_string(f.format_version) + ", document " + doc_text(f.document) + ": " + doc_text(f.purpose) + "\n";
   }
   out += "\n";
   for (const auto* d : dialects) {

@@ -139,4 +139,27 @@ std::string quote_clipped(std::string_view head, std::size_t max_bytes, std::uin
   return quote(head.substr(0, cut)) + "... (" + std::to_string(total_size - cut) + " more bytes)";
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u < 0x80) {
+      if ((u < 0x20 && u != '\t') || u == 0x7F) append_escaped(out, text.substr(i, 1));
+      else out.push_back(text[i]);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence_length(text, i);
+    const std::string_view seq = text.substr(i, n == 0 ? 1 : n);
+    const std::uint32_t cp = n == 0 ? 0 : decode_utf8(seq);
+    const bool acts = n == 0 || cp <= 0x9F || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) ||
+                      (cp >= 0x2066 && cp <= 0x2069);
+    if (acts) append_escaped(out, seq);
+    else out += seq;
+    i += seq.size();
+  }
+  return out;
+}
+
 }  // namespace ssec

@@ -292,6 +292,46 @@ function checkTypeScript(bin, work) {
   }
   const version = require(path.join(here, 'node_modules', 'typescript', 'package.json')).version;
   console.log(`typescript: tsc ${version} --strict --noEmit compiles the declarations and consumer.ts`);
+  return checkHostileTypeScript(bin, work, tsc);
+}
+
+// hostile.yaml puts every way out of a comment into every free text and
+// declares types whose plain names collide: the export must still compile,
+// narrow on each type, and, transpiled and run, execute nothing.
+function checkHostileTypeScript(bin, work, tsc) {
+  const out = path.join(work, 'hostile.ts');
+  exportTo(bin, 'typescript', out, ['--catalog', path.join(here, 'hostile.yaml')]);
+  const consumer = path.join(work, 'hostile-consumer.ts');
+  fs.writeFileSync(
+    consumer,
+    "import type { DemoSseEvent } from './hostile';\n" +
+      'export function k(e: DemoSseEvent): string {\n' +
+      "  switch (e.type) { case 'sse': case 'unknown': case 'a-b': case 'a_b': case 'event-type': return e.k; }\n" +
+      '}\n',
+  );
+  try {
+    execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--target', 'es2020', '--module', 'commonjs', out,
+      consumer], { encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    console.error(`typescript: the hostile catalog's export does not compile:\n${e.stdout}${e.stderr}`);
+    return 1;
+  }
+  const ts = require('typescript');
+  const js = ts.transpileModule(fs.readFileSync(out, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS } });
+  const sandbox = { exports: {} };
+  require('vm').runInNewContext(js.outputText, sandbox);
+  if ('pwned' in sandbox) {
+    console.error('typescript: the hostile catalog\'s export runs a statement of the catalog\'s text');
+    return 1;
+  }
+  // The control: the same run sees a statement that does get out.
+  const control = { exports: {} };
+  require('vm').runInNewContext(js.outputText + '\nglobalThis.pwned = 1;\n', control);
+  if (!('pwned' in control)) {
+    console.error('typescript: the control statement did not run: the check cannot see an escape');
+    return 1;
+  }
+  console.log('typescript: the hostile catalog exports declarations that compile, narrow on every type, and run nothing');
   return 0;
 }
 

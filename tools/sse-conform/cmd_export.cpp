@@ -49,6 +49,11 @@ int run_export(const export_options& opt) {
     dialects.push_back(d);
   }
   const auto result = conformance::export_catalog(*cat, *format, dialects);
+  if (!result.conflicts.empty()) {
+    std::cerr << "sse-conform export: the exported names collide, nothing written:\n";
+    for (const auto& c : result.conflicts) std::cerr << "  " << c << '\n';
+    return exit_usage;
+  }
   if (result.files.size() == 1) {
     if (opt.out.empty() || opt.out == "-") std::cout << result.files.front().text;
     else if (!write_file(opt.out, result.files.front().text)) return exit_usage;

@@ -75,5 +75,28 @@ TEST(catalog_diff_report, junit_marks_failures_and_ignored_changes) {
   EXPECT_NE(xml.find("<failure message=\"chat: event type `type_1` added\" type=\"WARN\""), std::string::npos) << xml;
 }
 
+TEST(catalog_diff_report, catalog_text_renders_as_text_in_markdown_and_on_a_terminal) {
+  auto d = many_changes(1);
+  d.old_version = "1.0.0`<img src=x onerror=alert(1)>";
+  d.changes[0].event = "<script>alert(1)</script>";
+  d.changes[0].message = "chat: event type `<b>x</b>` [click](javascript:alert(1)) | cell\n::error::forged";
+  d.changes[0].example->input = "```\n<script>alert(2)</script>";
+  const auto j = conformance::judge_diff(d, diff_role::reader, change_level::warn, {});
+  const auto md = render_catalog_diff(d, j, diff_format::markdown);
+  // HTML only inside a code span or a fenced block, where it is text; no
+  // link, no table cell, no line that starts a workflow command.
+  for (const char* raw : {"<b>", "<script>alert(1)", "[click](", "\n::error::"}) {
+    EXPECT_EQ(md.find(raw), std::string::npos) << raw << " in\n" << md;
+  }
+  EXPECT_NE(md.find("``1.0.0`<img src=x onerror=alert(1)>``"), std::string::npos) << md;
+  EXPECT_NE(md.find(R"(&lt;b&gt;x&lt;/b&gt;\` \[click\](javascript:alert(1)) \| cell\\n::error)"), std::string::npos)
+      << md;
+  // The counterexample's fence is longer than the backticks of its input.
+  EXPECT_NE(md.find("````yaml\ninput: ```"), std::string::npos) << md;
+  const auto text = render_catalog_diff(d, j, diff_format::text);
+  EXPECT_EQ(text.find("\n::error::"), std::string::npos) << text;
+  EXPECT_NE(text.find("\\n::error::forged"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace ssec

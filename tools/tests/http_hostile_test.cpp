@@ -16,6 +16,7 @@
 #include "raw_client.hpp"
 #include "ssec/http/client.hpp"
 #include "ssec/http/server.hpp"
+#include "ssec/support/text.hpp"
 
 using namespace std::chrono_literals;
 namespace http = ssec::http;
@@ -160,7 +161,7 @@ TEST(http_hostile, a_header_that_would_split_the_response_is_never_sent) {
 
 TEST(http_hostile, percent_encode_leaves_nothing_that_ends_a_line) {
   const std::string bytes = std::string("a b\r\n&=%\x00\xff~", 11);
-  const std::string encoded = http::percent_encode(bytes);
+  const std::string encoded = ssec::percent_encode(bytes);
   EXPECT_EQ(encoded, "a%20b%0D%0A%26%3D%25%00%FF~");
   EXPECT_EQ(http::percent_decode(encoded), bytes);
 }

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "ssec/report/junit.hpp"
+#include "ssec/report/markdown.hpp"
+#include "ssec/support/escape.hpp"
 #include "ssec/support/text.hpp"
 
 namespace ssec {
@@ -70,26 +72,27 @@ std::string summary_line(const catalog_diff& d, const judged_diff& j) {
 }
 
 std::string render_text(const catalog_diff& d, const judged_diff& j) {
+  // Catalog text goes to a terminal: printable() keeps its escape sequences out.
   std::ostringstream out;
-  out << "catalog diff " << d.old_version << " -> " << d.new_version << " (role " << to_string(j.role) << ", fail on "
-      << level_name(j.fail_on) << ")\n";
+  out << "catalog diff " << printable(d.old_version) << " -> " << printable(d.new_version) << " (role "
+      << to_string(j.role) << ", fail on " << level_name(j.fail_on) << ")\n";
   for (std::size_t i = 0; i < d.changes.size(); ++i) {
     const auto& c = d.changes[i];
-    out << (j.ignored[i] ? "IGNORED" : level_name(level_for(c, j.role))) << "  " << c.rule << "  " << place(c)
-        << "  [reader " << level_name(c.reader) << ", writer " << level_name(c.writer) << "]  " << c.fingerprint
-        << "\n";
-    out << "    " << c.message << "\n";
-    out << "    at " << where_text(c.old_where) << " -> " << where_text(c.new_where) << "\n";
-    if (j.ignored[i]) out << "    ignored: " << *j.ignored[i] << "\n";
+    out << (j.ignored[i] ? "IGNORED" : level_name(level_for(c, j.role))) << "  " << c.rule << "  "
+        << printable(place(c)) << "  [reader " << level_name(c.reader) << ", writer " << level_name(c.writer) << "]  "
+        << c.fingerprint << "\n";
+    out << "    " << printable(c.message) << "\n";
+    out << "    at " << printable(where_text(c.old_where)) << " -> " << printable(where_text(c.new_where)) << "\n";
+    if (j.ignored[i]) out << "    ignored: " << printable(*j.ignored[i]) << "\n";
     if (c.example) {
-      out << "    counterexample (" << c.example->role << ", " << c.example->dialect << "): " << c.example->input
-          << "\n";
-      out << "      " << c.example->explanation << "\n";
+      out << "    counterexample (" << c.example->role << ", " << printable(c.example->dialect)
+          << "): " << printable(c.example->input) << "\n";
+      out << "      " << printable(c.example->explanation) << "\n";
     }
-    if (!c.pinned_by.empty()) out << "    pinned by: " << pinned_text(c) << "\n";
+    if (!c.pinned_by.empty()) out << "    pinned by: " << printable(pinned_text(c)) << "\n";
   }
-  for (const auto& w : j.unknown_ignores) out << "warning: " << w << "\n";
-  out << summary_line(d, j) << "\n";
+  for (const auto& w : j.unknown_ignores) out << "warning: " << printable(w) << "\n";
+  out << printable(summary_line(d, j)) << "\n";
   return out.str();
 }
 
@@ -135,23 +138,14 @@ std::string render_github(const catalog_diff& d, const judged_diff& j) {
   return out.str();
 }
 
-// Markdown table cell: pipes escaped, one line.
-std::string cell(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '|') out += "\\|";
-    else if (ch == '\n') out += ' ';
-    else out.push_back(ch);
-  }
-  return out;
-}
-
 std::string render_markdown(const catalog_diff& d, const judged_diff& j) {
   std::ostringstream out;
   out << "### Catalog diff " << (j.fails() ? "❌" : "✅") << "\n\n";
-  out << "`" << d.old_version << "` → `" << d.new_version << "`, role **" << to_string(j.role) << "**, fail on **"
-      << level_name(j.fail_on) << "**\n\n";
-  out << summary_line(d, j) << "\n\n";
+  // Versions, places, messages and counterexamples come from the catalogs:
+  // md_text / md_code / md_block keep them text in a pull-request comment.
+  out << md_code(d.old_version) << " → " << md_code(d.new_version) << ", role **" << to_string(j.role)
+      << "**, fail on **" << level_name(j.fail_on) << "**\n\n";
+  out << md_text(summary_line(d, j)) << "\n\n";
   // A pull-request comment holds 65536 characters: the table and the
   // counterexamples are cut, the JSON report has everything.
   const std::size_t rows = std::min(d.changes.size(), markdown_max_rows);
@@ -160,9 +154,9 @@ std::string render_markdown(const catalog_diff& d, const judged_diff& j) {
     out << "| --- | --- | --- | --- | --- | --- | --- |\n";
     for (std::size_t i = 0; i < rows; ++i) {
       const auto& c = d.changes[i];
-      out << "| " << (j.ignored[i] ? "ignored" : level_name(level_for(c, j.role))) << " | `" << c.rule << "` | "
-          << cell(place(c)) << " | " << cell(c.message) << " | " << level_name(c.reader) << " | "
-          << level_name(c.writer) << " | `" << c.fingerprint << "` |\n";
+      out << "| " << (j.ignored[i] ? "ignored" : level_name(level_for(c, j.role))) << " | " << md_code(c.rule) << " | "
+          << md_text(place(c)) << " | " << md_text(c.message) << " | " << level_name(c.reader) << " | "
+          << level_name(c.writer) << " | " << md_code(c.fingerprint) << " |\n";
     }
     if (rows < d.changes.size())
       out << "\n… and " << d.changes.size() - rows << " more changes (`--format json` lists them all)\n";
@@ -180,14 +174,15 @@ std::string render_markdown(const catalog_diff& d, const judged_diff& j) {
     ++examples;
     if (!any_example) out << "<details><summary>Counterexamples and pinning cases</summary>\n\n";
     any_example = true;
-    out << "**" << c.rule << "** " << cell(place(c)) << " (" << c.example->role << "): " << c.example->explanation
-        << "\n\n```yaml\ninput: " << c.example->input << "\n```\n";
-    if (!c.pinned_by.empty()) out << "Pinned by: " << pinned_text(c) << "\n";
+    out << "**" << md_text(c.rule) << "** " << md_text(place(c)) << " (" << md_text(c.example->role)
+        << "): " << md_text(c.example->explanation) << "\n\n"
+        << md_block("input: " + c.example->input, "yaml");
+    if (!c.pinned_by.empty()) out << "Pinned by: " << md_text(pinned_text(c)) << "\n";
     out << "\n";
   }
   if (left_out) out << "… and " << left_out << " more counterexamples (`--format json` lists them all)\n\n";
   if (any_example) out << "</details>\n\n";
-  for (const auto& w : j.unknown_ignores) out << "> warning: " << w << "\n";
+  for (const auto& w : j.unknown_ignores) out << "> warning: " << md_text(w) << "\n";
   if (!j.unknown_ignores.empty()) out << "\n";
   out << "Rules and levels: `sse-conform catalog rules`; accept a change with `--ignore FILE` "
          "(`<fingerprint> <reason>`).\n";

@@ -496,21 +496,6 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-std::string percent_encode(std::string_view s) {
-  static constexpr char digits[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
-      out.push_back(ch);
-    } else {
-      out += {'%', digits[c >> 4], digits[c & 15]};
-    }
-  }
-  return out;
-}
-
 bool response::send_bytes(std::string_view bytes) const {
   return send_all(fd_, bytes, owner_->limits_.send_timeout, &owner_->stopping_);
 }

@@ -7,6 +7,7 @@
 #include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/report/junit.hpp"
+#include "ssec/support/escape.hpp"
 #include "ssec/support/text.hpp"
 
 namespace ssec::live {
@@ -149,9 +150,11 @@ std::string to_text(const check_report& r) {
     return out.str();
   }
   if (r.status != 0) {
-    out << src << ": HTTP " << r.status << ", Content-Type: " << (r.content_type.empty() ? "(none)" : r.content_type)
-        << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + r.content_encoding) << ", ended: " << r.end
-        << '\n';
+    // Header values are the server's text: printable() keeps escape sequences off the terminal.
+    out << src << ": HTTP " << r.status
+        << ", Content-Type: " << (r.content_type.empty() ? "(none)" : printable(r.content_type))
+        << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + printable(r.content_encoding))
+        << ", ended: " << r.end << '\n';
   }
   for (const auto& f : r.findings) {
     out << src << ": " << where(f) << ": " << f.rule << " (" << f.severity << ") " << f.message
@@ -181,7 +184,7 @@ std::string to_text(const check_report& r) {
     if (x.verdict == "not_applicable") {
       out << "not applicable: " << x.reason << '\n';
     } else {
-      out << "Last-Event-ID \"" << x.last_event_id << "\" -> ";
+      out << "Last-Event-ID \"" << printable(x.last_event_id) << "\" -> ";
       if (x.status != 0) out << "HTTP " << x.status << ", ";
       out << counted(x.events, "event") << ", " << x.replayed << " replayed, ended: " << x.end << ": " << x.verdict
           << " (" << x.reason << ")\n";

@@ -15,6 +15,7 @@
 #include "ssec/conformance/log.hpp"
 #include "ssec/report/json_shape.hpp"
 #include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec::live {
 
@@ -228,7 +229,7 @@ void serve_stream(const case_server::state& st, const http::request& req, http::
     // The parameters were validated; encoded again, nothing in them can end the Location line.
     std::string target = req.path + "?";
     for (const auto& [k, v] : req.query) {
-      if (k != "redirect") target += http::percent_encode(k) + "=" + http::percent_encode(v) + "&";
+      if (k != "redirect") target += ssec::percent_encode(k) + "=" + ssec::percent_encode(v) + "&";
     }
     target.pop_back();
     res.start(302, {{"Location", target}, {"Content-Length", "0"}});

@@ -2,13 +2,26 @@
 #include "ssec/report/junit.hpp"
 
 #include "ssec/support/escape.hpp"
+#include "ssec/support/text.hpp"
 
 namespace ssec {
 
 std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (const char ch : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char ch = s[i];
+    if (static_cast<unsigned char>(ch) >= 0x80) {
+      // XML text is well-formed UTF-8 without U+FFFE and U+FFFF: anything
+      // else (a server's header in Latin-1, a cut sequence) is escaped, so
+      // the report still parses.
+      const std::size_t n = utf8_sequence_length(s, i);
+      const std::string_view seq = s.substr(i, n == 0 ? 1 : n);
+      if (n == 0 || seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF") out += escape(seq);
+      else out += seq;
+      i += seq.size();
+      continue;
+    }
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -22,6 +35,7 @@ std::string xml_escape(std::string_view s) {
           out.push_back(ch);
         }
     }
+    ++i;
   }
   return out;
 }

@@ -46,6 +46,9 @@ struct export_file {
 struct export_output {
   std::vector<export_file> files;  ///< jsonschema: one per dialect; openapi and typescript: one.
   std::vector<export_gap> gaps;    ///< Everything not expressible in the format, never empty-by-omission.
+  /// Names two exported dialects would both declare ("dialects `a-b` and
+  /// `a_b` both declare ABSseEvent"): the export is refused when not empty.
+  std::vector<std::string> conflicts;
 };
 
 /// How `format` holds rules of `kind`: a short phrase ("required", "type"),
@@ -71,7 +74,16 @@ std::string typescript_declarations(const sse::dialect::catalog& cat,
                                     std::span<const sse::dialect::dialect_spec* const> dialects,
                                     std::vector<export_gap>& gaps);
 
+/// Where `ts` is more than exported interfaces and type aliases between
+/// comments ("byte 812: expected `export`, found a statement the export does
+/// not write"), or nullopt. ECMAScript's line terminators (LF, CR, U+2028,
+/// U+2029) end a `//` comment; CR, U+2028 and U+2029 anywhere are refused.
+/// export_catalog() checks every TypeScript export with it.
+std::optional<std::string> typescript_shape_violation(std::string_view ts);
+
 /// The export of `dialects` (all of the catalog's when empty) in `format`.
+/// Within a dialect, colliding names are made unique (detail::event_names());
+/// names two dialects collide on are `conflicts`, and `files` is then empty.
 export_output export_catalog(const sse::dialect::catalog& cat, export_format format,
                              std::span<const sse::dialect::dialect_spec* const> dialects = {});
 

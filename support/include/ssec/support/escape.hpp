@@ -32,4 +32,13 @@ std::string quote_clipped(std::string_view bytes, std::size_t max_bytes);
 /// the same text, counting the bytes left out of the whole value.
 std::string quote_clipped(std::string_view head, std::size_t max_bytes, std::uint64_t total_size);
 
+/// Text for one line of a terminal, a log or a CI annotation: printable
+/// characters as they are (non-ASCII included, so names stay readable), and
+/// escape()'s form for what a terminal would act on or a reader could not
+/// see: control characters (C0 but not tab, DEL, C1: an ESC sequence cannot
+/// recolour or retitle the terminal, a line feed cannot start a `::error::`
+/// workflow command), U+2028/U+2029, the bidirectional overrides and
+/// isolates (U+202A-U+202E, U+2066-U+2069), and bytes that are not UTF-8.
+std::string printable(std::string_view text);
+
 }  // namespace ssec

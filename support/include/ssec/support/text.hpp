@@ -113,4 +113,24 @@ constexpr std::uint64_t fnv1a(std::string_view text) noexcept {
   return h;
 }
 
+/// `s` as one URL component (RFC 3986): every byte but ALPHA, DIGIT and
+/// `-._~` as %XX, so nothing in the result is a delimiter of a URL or can end
+/// a header line.
+inline std::string percent_encode(std::string_view s) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                            c == '.' || c == '_' || c == '~';
+    if (unreserved) {
+      out.push_back(ch);
+    } else {
+      out += {'%', digits[c >> 4], digits[c & 15]};
+    }
+  }
+  return out;
+}
+
 }  // namespace ssec

@@ -194,12 +194,7 @@ class server {
   std::thread acceptor_;
 };
 
-/// Decodes %XX and '+' in a query component.
+/// Decodes %XX and '+' in a query component (ssec::percent_encode() is its inverse).
 std::string percent_decode(std::string_view s);
-
-/// Encodes a query component for a URL: every byte but ALPHA, DIGIT and
-/// `-._~` as %XX, so percent_decode() gives the bytes back and nothing in
-/// the result can end a header line.
-std::string percent_encode(std::string_view s);
 
 }  // namespace ssec::http

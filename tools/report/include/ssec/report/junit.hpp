@@ -16,7 +16,10 @@ namespace ssec {
 /// Escapes text for XML / HTML element content and attribute values:
 /// & < > " ' as entities; a control character other than line feed and tab
 /// (XML 1.0 cannot carry most of them, even as references) as its case-log
-/// escape (ssec::escape: 0x1B is `\u001B`, a carriage return `\r`).
+/// escape (ssec::escape: 0x1B is `\u001B`, a carriage return `\r`); bytes
+/// that are not UTF-8 (a server's Latin-1 header) and U+FFFE / U+FFFF,
+/// which XML cannot carry either, as `\xNN` and `\uFFFE`: the output is
+/// always well-formed UTF-8 that an XML parser reads.
 std::string xml_escape(std::string_view s);
 
 namespace junit {
