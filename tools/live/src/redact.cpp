@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "ssec/live/check.hpp"
+#include "ssec/support/escape.hpp"
 
 namespace ssec::live {
 
@@ -79,11 +80,43 @@ result<std::string> expand_env_braced(std::string_view text, std::vector<std::st
   return out;
 }
 
+namespace {
+
+constexpr std::string_view blank = "[redacted]";
+
+void blank_whole(std::string& text, std::string_view form) {
+  for (std::size_t at = text.find(form); at != std::string::npos; at = text.find(form, at + blank.size()))
+    text.replace(at, form.size(), blank);
+}
+
+// An excerpt cut inside a secret ends with a prefix of it right before the
+// clip mark that quote_clipped() writes: that prefix is blanked too, however
+// short, so no clip length leaves part of a secret in a report. (A shown
+// excerpt that merely ends in the secret's first character is blanked as
+// well: a lost character, never a leaked one.)
+void blank_clipped(std::string& text, std::string_view form) {
+  static constexpr std::string_view clip_mark = "\"... (";
+  for (std::size_t mark = text.find(clip_mark); mark != std::string::npos; mark = text.find(clip_mark, mark + 1)) {
+    for (std::size_t k = std::min(form.size() - 1, mark); k > 0; --k) {
+      if (std::string_view(text).substr(mark - k, k) != form.substr(0, k)) continue;
+      text.replace(mark - k, k, blank);
+      mark = mark - k + blank.size();
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) {
     if (s.empty()) continue;
-    for (std::size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + 10))
-      text.replace(at, s.size(), "[redacted]");
+    // A secret reaches a report as sent, or escaped inside a quoted excerpt.
+    const std::string escaped = ssec::escape(s);
+    blank_whole(text, s);
+    if (escaped != s) blank_whole(text, escaped);
+    blank_clipped(text, s);
+    if (escaped != s) blank_clipped(text, escaped);
   }
   return text;
 }
