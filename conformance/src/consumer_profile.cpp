@@ -175,7 +175,7 @@ ssec::load_result<consumer_profile> load_profile_text(std::string_view text, std
 }
 
 ssec::load_result<consumer_profile> load_profile_file(const std::filesystem::path& path, std::string_view display) {
-  auto text = ssec::read_all(path.string());
+  auto text = ssec::read_document(path.string());
   if (!text) {
     ssec::load_result<consumer_profile> out;
     out.errors.push_back(text.error());

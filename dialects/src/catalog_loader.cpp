@@ -35,7 +35,7 @@ ssec::load_result<std::shared_ptr<const catalog>> load_catalogs(std::span<const 
 ssec::load_result<std::shared_ptr<const catalog>> load_catalog_files(std::span<const std::string> paths) {
   std::vector<catalog_source> sources;
   for (const auto& path : paths) {
-    auto text = ssec::read_all(path);
+    auto text = ssec::read_document(path);
     if (!text) {
       ssec::load_result<std::shared_ptr<const catalog>> out;
       out.errors.push_back(text.error());

@@ -4,7 +4,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec {
 
@@ -22,6 +25,40 @@ result<std::string> read_all(const std::string& path) {
     if (n < sizeof buf) break;
   }
   if (std::ferror(file.get())) return error{std::string("read error: ") + std::strerror(errno), name};
+  return out;
+}
+
+result<std::string> read_document(const std::string& path, std::uint64_t max_bytes) {
+  if (path != "-") {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec) return error{ec.message(), path};
+    if (std::filesystem::is_directory(status)) return error{"is a directory, not a file", path};
+    if (!std::filesystem::is_regular_file(status)) {
+      return error{"is not a regular file (a device or a FIFO is not read as a document)", path};
+    }
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) return error{ec.message(), path};
+    if (size > max_bytes) {
+      return error{
+          "is " + yaml::size_text(size) + ", more than the " + yaml::size_text(max_bytes) + " a document may be", path};
+    }
+  }
+  std::string out;
+  bool over = false;
+  auto read = read_pieces(path, std::size_t{1} << 16, [&](std::string_view piece) {
+    if (piece.size() > max_bytes - out.size()) {
+      over = true;
+      return false;
+    }
+    out.append(piece);
+    return true;
+  });
+  if (!read) return read.error();
+  if (over) {
+    return error{"holds more than the " + yaml::size_text(max_bytes) + " a document may be",
+                 path == "-" ? std::string("<stdin>") : path};
+  }
   return out;
 }
 

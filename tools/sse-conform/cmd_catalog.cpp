@@ -93,7 +93,7 @@ int run_diff(const diff_cli_options& opt) {
   }
   std::vector<conformance::ignore_entry> ignores;
   if (!opt.ignore.empty()) {
-    const auto text = ssec::read_all(opt.ignore);
+    const auto text = ssec::read_document(opt.ignore);
     if (!text.ok()) {
       std::cerr << "sse-conform catalog diff: " << text.error().to_string() << "\n";
       return exit_usage;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ssec/catalog_diff/git_snapshot.hpp"
+#include "ssec/support/input.hpp"
 #include "ssec/support/text.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 #include <poll.h>
 #include <sys/wait.h>
@@ -88,8 +90,19 @@ ssec::error git_error(const std::string& what, const run_result& r) {
   return {what + (r.err.empty() ? "" : ": " + trimmed(r.err))};
 }
 
+// A blob is sized before it is read: git show would hand the whole of it to
+// this process, which the loaders would then refuse (read_document's bound).
 ssec::result<void> write_blob(const std::string& top, std::string_view rev, const std::string& rel,
                               const fs::path& to) {
+  const std::string object = std::string(rev) + ":" + rel;
+  const auto size = run({"git", "-C", top, "cat-file", "-s", object});
+  if (size.status != 0) return git_error("git cat-file -s " + object + " failed", size);
+  const std::string bytes = trimmed(size.out);
+  if (bytes.empty() || bytes.size() > 19 || bytes.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoull(bytes) > ssec::max_document_bytes) {
+    return ssec::error{object + " is " + bytes + " bytes, more than the " +
+                       ssec::yaml::size_text(ssec::max_document_bytes) + " a document may be"};
+  }
   const auto r = run({"git", "-C", top, "show", std::string(rev) + ":" + rel});
   if (r.status != 0) return git_error("git show " + std::string(rev) + ":" + rel + " failed", r);
   std::ofstream w(to, std::ios::binary);

@@ -395,7 +395,7 @@ ssec::load_result<scenario_file> load_scenario_text(std::string_view text, std::
 
 ssec::load_result<scenario_file> load_scenario_file(const std::filesystem::path& path, std::string_view display,
                                                     std::shared_ptr<const sse::dialect::catalog> contract) {
-  auto text = read_all(path.string());
+  auto text = read_document(path.string());
   if (!text) {
     ssec::load_result<scenario_file> r;
     r.value.display = std::string(display);
