@@ -564,7 +564,7 @@ tag_list load_tags_from_text(std::string_view text, std::string_view display, st
 }
 
 tag_list load_tags(const std::filesystem::path& path, std::string_view display, std::vector<ssec::error>& errors) {
-  auto text = ssec::read_all(path.string());
+  auto text = ssec::read_document(path.string());
   if (!text) {
     // read_all's message names the path it opened; the error names the file once, as `display`.
     errors.push_back(ssec::error{text.error().message, std::string(display)});
@@ -578,11 +578,22 @@ ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view 
   return load_cases_from_text(text, display, topic, tags, ssec::yaml::default_build_budget);
 }
 
-ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view text, std::string_view display,
-                                                               std::string_view topic, const tag_list& tags,
-                                                               std::uint64_t build_budget) {
+namespace {
+
+// load_cases_from_text that adds what the file's cases built to `built`.
+ssec::load_result<std::vector<test_case>> load_cases_counted(std::string_view text, std::string_view display,
+                                                             std::string_view topic, const tag_list& tags,
+                                                             std::uint64_t build_budget, std::uint64_t& built,
+                                                             const std::string& budget_name = {}) {
   ssec::load_result<std::vector<test_case>> out;
   case_file ctx{ssec::yaml::reader(std::string(display), out.errors, build_budget), text};
+  if (!budget_name.empty()) ctx.r.name_budget(budget_name);
+  // Counted on every way out, refusals included: what was booked was built.
+  const struct count_built {
+    const ssec::yaml::reader& r;
+    std::uint64_t& total;
+    ~count_built() { total += r.built(); }
+  } counted{ctx.r, built};
   if (text.starts_with("\xEF\xBB\xBF")) {
     ctx.r.error(1, 1, "case files must not start with a byte order mark (it would shift every position)");
     return out;
@@ -610,19 +621,42 @@ ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view 
   return out;
 }
 
-ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::path& path, std::string_view display,
-                                                         const tag_list& tags) {
-  auto text = ssec::read_all(path.string());
+}  // namespace
+
+ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view text, std::string_view display,
+                                                               std::string_view topic, const tag_list& tags,
+                                                               std::uint64_t build_budget) {
+  std::uint64_t built = 0;
+  return load_cases_counted(text, display, topic, tags, build_budget, built);
+}
+
+namespace {
+
+// load_case_file within `budget`, adding what it built to `built`.
+ssec::load_result<std::vector<test_case>> load_case_file_counted(const std::filesystem::path& path,
+                                                                 std::string_view display, const tag_list& tags,
+                                                                 std::uint64_t budget, std::uint64_t& built,
+                                                                 const std::string& budget_name = {}) {
+  auto text = ssec::read_document(path.string());
   if (!text) {
     ssec::load_result<std::vector<test_case>> out;
     out.errors.push_back(ssec::error{text.error().to_string(), std::string(display)});
     return out;
   }
-  return load_cases_from_text(text.value(), display, path.stem().string(), tags);
+  return load_cases_counted(text.value(), display, path.stem().string(), tags, budget, built, budget_name);
+}
+
+}  // namespace
+
+ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::path& path, std::string_view display,
+                                                         const tag_list& tags) {
+  std::uint64_t built = 0;
+  return load_case_file_counted(path, display, tags, ssec::yaml::default_build_budget, built);
 }
 
 ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root,
-                                                         std::string_view display_root, const tag_list& tags) {
+                                                         std::string_view display_root, const tag_list& tags,
+                                                         std::uint64_t tree_budget) {
   ssec::load_result<std::vector<test_case>> out;
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {
@@ -640,10 +674,18 @@ ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::
   }
   std::sort(files.begin(), files.end());
   std::map<std::string, source_location> seen;
+  std::uint64_t built = 0;
   for (const auto& file : files) {
     const std::string display =
         std::string(display_root) + "/" + std::filesystem::relative(file, root).generic_string();
-    auto one = load_case_file(file, display, tags);
+    // Each file builds within its own budget and what the files before it left of the load's.
+    const std::uint64_t left = tree_budget - std::min(built, tree_budget);
+    const bool tree_bound = left < ssec::yaml::default_build_budget;
+    auto one = load_case_file_counted(file, display, tags, tree_bound ? left : ssec::yaml::default_build_budget, built,
+                                      tree_bound ? "this load's budget of " + ssec::yaml::size_text(tree_budget) +
+                                                       " (the case files before it built " +
+                                                       ssec::yaml::size_text(tree_budget - left) + ")"
+                                                 : std::string());
     out.errors.insert(out.errors.end(), one.errors.begin(), one.errors.end());
     for (auto& c : one.value) {
       if (const auto first = seen.find(c.id); first != seen.end()) {

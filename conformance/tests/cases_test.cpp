@@ -54,6 +54,16 @@ TEST(case_files, load_without_errors) {
   EXPECT_GE(s.result.value.size(), 100u) << "the hand-written wire cases went missing";
 }
 
+// The repository's cases leave room under the budget a load of case files
+// shares (resources.md, "What a load builds"): a quarter of it is enough.
+TEST(case_files, build_within_a_quarter_of_the_load_budget) {
+  const auto& s = suite();
+  const auto quarter = conf::load_case_tree(source_dir / "conformance/cases", "conformance/cases", s.tags,
+                                            conf::default_tree_build_budget / 4);
+  EXPECT_TRUE(quarter.ok()) << quarter.error_text();
+  EXPECT_EQ(quarter.value.size(), s.result.value.size());
+}
+
 // The anchors of spec/DECISIONS.md that the cases cite must exist there:
 // a Markdown heading (GitHub slug), an id="..." attribute or a {#...} label.
 std::set<std::string> decision_anchors(const std::string& text) {

@@ -474,7 +474,8 @@ bool reader::charge(const node& at, std::uint64_t bytes, std::string_view what) 
     return true;
   }
   error(at, std::string(what) + " would build " + size_text(bytes) + ", more than the " + size_text(remaining()) +
-                " left of this file's budget of " + size_text(budget_) + " (repeats multiplied, aliases expanded)");
+                " left of " + (budget_name_.empty() ? "this file's budget of " + size_text(budget_) : budget_name_) +
+                " (repeats multiplied, aliases expanded)");
   return false;
 }
 

@@ -50,11 +50,20 @@ ssec::load_result<std::vector<test_case>> load_cases_from_text(std::string_view 
 ssec::load_result<std::vector<test_case>> load_case_file(const std::filesystem::path& path, std::string_view display,
                                                          const tag_list& tags);
 
+/// What a whole load of case files (load_case_tree) may build, summed over
+/// its files: 256 MiB. One file may use the whole of a file's budget
+/// (ssec::yaml::default_build_budget); forty files each just under it would
+/// otherwise build forty times as much.
+inline constexpr std::uint64_t default_tree_build_budget = std::uint64_t{256} << 20;
+
 /// Loads every `*.yaml` file under `root`, recursively, in sorted path order,
 /// and checks that ids are unique across all of them. Files are shown as
-/// `display_root` + "/" + their path relative to `root`.
+/// `display_root` + "/" + their path relative to `root`. Each file builds
+/// within what is left of `tree_budget` (and of its own file budget): a
+/// file that would build past it is refused, naming the file and the line.
 ssec::load_result<std::vector<test_case>> load_case_tree(const std::filesystem::path& root,
-                                                         std::string_view display_root, const tag_list& tags);
+                                                         std::string_view display_root, const tag_list& tags,
+                                                         std::uint64_t tree_budget = default_tree_build_budget);
 
 /// True for a well-formed case id: 4 characters of A-HJ-NP-Z2-9 (no I, O, 0
 /// or 1), at least one letter and one digit (the yaml-test-suite alphabet).

@@ -255,6 +255,9 @@ class reader {
   /// budget of B (repeats multiplied, aliases expanded)" at `at`, books
   /// nothing, and returns false: the loader must not build them.
   bool charge(const node& at, std::uint64_t bytes, std::string_view what);
+  /// Names the budget in charge()'s refusal, in place of "this file's budget
+  /// of <budget>": a load that shares one budget across files says so.
+  void name_budget(std::string name) { budget_name_ = std::move(name); }
   /// Bytes booked so far, and what is left of the budget.
   std::uint64_t built() const noexcept { return built_; }
   std::uint64_t remaining() const noexcept { return budget_ - built_; }
@@ -318,6 +321,7 @@ class reader {
   std::vector<ssec::error>* errors_;
   std::size_t count_ = 0;
   std::uint64_t budget_;
+  std::string budget_name_;  // empty: "this file's budget of <budget>"
   std::uint64_t built_ = 0;
 };
 
