@@ -114,6 +114,11 @@ TEST(http_hostile, bad_requests_over_the_wire_are_4xx_and_the_server_goes_on) {
       {"GET / HTTP/1.1\nHost: x\n\n", false, "HTTP/1.1 400 Bad Request", "bare LF"},
       {"GET /" + std::string(5000, 'a') + " HTTP/1.1\r\n", false, "HTTP/1.1 414 URI Too Long", "request line"},
       {"GET / HTTP/1.1\r\nHost: x\r\nX: " + std::string(5000, 'a'), false, "HTTP/1.1 431 ", "request head"},
+      // Whole, in one read, with its blank line: still over the limit.
+      {"GET / HTTP/1.1\r\nHost: x\r\nX: " + std::string(5000, 'a') + "\r\n\r\n", false, "HTTP/1.1 431 ",
+       "request head"},
+      {"GET / HTTP/1.1\r\nHost: x\r\nX: " + std::string(4070, 'a') + "\r\n\r\n", false, "HTTP/1.1 431 ",
+       "longer than 4096 bytes"},
       {"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n", false, "HTTP/1.1 413 ", "1001"},
       {"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", false, "HTTP/1.1 400 ",
        "Content-Length"},
@@ -131,6 +136,9 @@ TEST(http_hostile, bad_requests_over_the_wire_are_4xx_and_the_server_goes_on) {
     EXPECT_NE(answer.find(c.names), std::string::npos) << c.bytes.substr(0, 80) << "\n" << answer;
   }
   EXPECT_EQ(status_line(ask("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")), "HTTP/1.1 200 OK");
+  // A head of exactly the limit (4096 bytes with its blank line) is accepted.
+  EXPECT_EQ(status_line(ask("GET / HTTP/1.1\r\nHost: x\r\nX: " + std::string(4064, 'a') + "\r\n\r\n")),
+            "HTTP/1.1 200 OK");
 }
 
 TEST(http_hostile, a_chunked_body_reaches_the_handler_decoded) {

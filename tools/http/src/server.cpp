@@ -339,18 +339,23 @@ class request_reader {
           return refused(400, "a line of the request head ends in a bare LF (CRLF is required)");
         }
         if (scan >= head_start_ + 3 && buf_[scan - 2] == '\n' && buf_[scan - 3] == '\r') {
+          // A head over the limit is refused however it arrived: whole in
+          // one read as well as a piece at a time.
+          if (scan + 1 - head_start_ > lim_.max_head_bytes) return head_too_long();
           body_at = scan + 1;
           return std::nullopt;
         }
       }
-      if (buf_.size() > lim_.max_head_bytes) {
-        const auto line_end = std::min(buf_.find('\n', head_start_), buf_.size());
-        const bool long_line = line_end - head_start_ >= lim_.max_head_bytes;
-        return refused(long_line ? 414 : 431, std::string(long_line ? "the request line" : "the request head") +
-                                                  " is longer than " + std::to_string(lim_.max_head_bytes) + " bytes");
-      }
+      if (buf_.size() - head_start_ > lim_.max_head_bytes) return head_too_long();
       if (auto end = more()) return end;
     }
+  }
+
+  read_outcome head_too_long() const {
+    const auto line_end = std::min(buf_.find('\n', head_start_), buf_.size());
+    const bool long_line = line_end - head_start_ >= lim_.max_head_bytes;
+    return refused(long_line ? 414 : 431, std::string(long_line ? "the request line" : "the request head") +
+                                              " is longer than " + std::to_string(lim_.max_head_bytes) + " bytes");
   }
 
   // Until `n` bytes from pos_ are buffered.
