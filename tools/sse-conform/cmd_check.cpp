@@ -4,10 +4,14 @@
 // (tools/docs/check.md), optionally with Last-Event-ID resumption; or a
 // scenario file of several requests (tools/docs/scenario-format.md). The
 // engine is ssec::live (tools/live).
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -266,8 +270,23 @@ int run_check(check_cli o) {
     o.data = std::move(body).value();
   }
 
+  const auto is_pipe_or_device = [](const std::string& path) {
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) &&
+           !std::filesystem::is_directory(st);
+  };
   live::capture cap;
-  std::optional<live::check_report> checked;  // judged as it arrived (--url, standard input)
+  std::optional<live::check_report> checked;  // judged as it arrived (--url, standard input, a pipe)
+  // A descriptor read as it arrives, with progress; the capture is made only
+  // for --record: the check holds the body once.
+  const auto check_as_it_arrives = [&](int fd, const std::string& source) {
+    live::read_progress progress;
+    watch_findings(opt, o.quiet);
+    live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits, &progress};
+    heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
+    return live::check_descriptor(fd, source, lim, opt, o.record.empty() ? nullptr : &cap);
+  };
   http::stream_request req;
   if (!o.url.empty()) {
     req = live::event_stream_request(o.url, o.method, o.headers, o.data);
@@ -285,6 +304,17 @@ int run_check(check_cli o) {
     // The capture is made only for --record and --resume: the check holds the body once.
     checked = live::check_request(req, shown_url, o.max_events, o.max_time_s, opt, &progress,
                                   o.record.empty() && !o.resume ? nullptr : &cap);
+  } else if (!o.file.empty() && o.file != "-" && is_pipe_or_device(o.file)) {
+    // A pipe (`check <(curl ...)`), FIFO or device is read once, as it
+    // arrives, like standard input: it cannot be read a second time, and
+    // the parser's limits end a read that never would (/dev/zero).
+    const int fd = ::open(o.file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      std::cerr << "sse-conform check: " << ssec::error{std::strerror(errno), o.file}.to_string() << '\n';
+      return exit_usage;
+    }
+    checked = check_as_it_arrives(fd, o.file);
+    ::close(fd);
   } else if (!o.file.empty()) {
     const auto say = [](const ssec::error& e) {
       std::cerr << (e.line == 0 ? "sse-conform check: " : "") << e.to_string() << '\n';
@@ -308,12 +338,7 @@ int run_check(check_cli o) {
       cap = std::move(loaded).value();
     }
   } else {
-    live::read_progress progress;
-    watch_findings(opt, o.quiet);
-    live::read_limits lim{o.timeout_s, o.idle_timeout_s, o.max_time_s, o.max_bytes, o.max_events, o.limits, &progress};
-    heartbeat beat(progress, o.quiet ? 0 : o.progress_s);
-    // The capture is made only for --record: the check holds the body once.
-    checked = live::check_descriptor(0, "<stdin>", lim, opt, o.record.empty() ? nullptr : &cap);
+    checked = check_as_it_arrives(0, "<stdin>");
   }
 
   live::check_report report = checked ? std::move(*checked) : live::analyze(cap, opt);

@@ -8,12 +8,15 @@
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -262,3 +265,73 @@ TEST_F(bounds, a_sample_cut_by_the_tools_limits_breaks_no_rule) {
 }
 
 }  // namespace
+
+// A catalog, ignore file or case file is a document of at most 64 MiB read
+// from a regular file: /dev/zero, a FIFO (which blocks when opened) and a
+// sparse file are refused at once, naming the file.
+TEST_F(bounds, a_document_that_is_not_a_bounded_regular_file_is_refused_at_once) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.yaml").c_str(), 0600), 0);
+  write("big.yaml", "");
+  fs::resize_file(dir_ / "big.yaml", std::uint64_t{2} << 30);
+  const std::string chat = quote((source_dir / "spec/chat.yaml").string());
+  const std::vector<std::pair<std::string, std::string>> commands{
+      {" validate --dialect chat --catalog /dev/zero /dev/null", "/dev/zero: is not a regular file"},
+      {" validate --dialect chat --catalog fifo.yaml /dev/null", "fifo.yaml: is not a regular file"},
+      {" validate --dialect chat --catalog big.yaml /dev/null", "big.yaml: is 2048 MiB, more than the 64 MiB"},
+      {" catalog diff " + chat + " " + chat + " --ignore fifo.yaml", "fifo.yaml: is not a regular file"},
+      {" catalog diff " + chat + " " + chat + " --ignore /dev/zero", "/dev/zero: is not a regular file"},
+  };
+  for (const auto& [args, said] : commands) {
+    // `timeout` turns a read that blocks into a failure of this test, not a hung suite.
+    const auto m = run_measured("timeout 60 " + quote(tool) + args);
+    EXPECT_EQ(m.run.status, 2) << args << "\n" << m.run.err;
+    EXPECT_NE(m.run.err.find(said), std::string::npos) << args << "\n" << m.run.err;
+    if (!sanitized) {
+      EXPECT_LT(m.peak_kb, 100 * 1024) << args << ": " << mb(m.peak_kb);
+    }
+  }
+}
+
+// Forty case files that each build 48 MiB (under a file's 128 MiB budget)
+// would build 1.9 GB together; the load's one budget (256 MiB) refuses the
+// file that would pass it, saying so.
+TEST_F(bounds, a_load_of_case_files_shares_one_build_budget) {
+  fs::create_directories(dir_ / "cases");
+  const std::string letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";  // the case id alphabet's letters
+  for (std::size_t i = 0; i < 40; ++i) {
+    const std::string id = std::string("K") + letters[i % letters.size()] + (i < letters.size() ? "P2" : "P3");
+    write("cases/f" + std::to_string(100 + i) + ".yaml",
+          "- id: " + id +
+              "\n  name: forty-eight MiB\n"
+              "  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation\n"
+              "  tags: [limits]\n  verdict: must\n  layer: wire\n"
+              "  input: [{repeat: \"abcdefgh\", times: 6291456}]\n  events: \"\"\n");
+  }
+  const auto m =
+      run_measured(quote(tool) + " cases --spec " + quote((source_dir / "spec").string()) + " --cases cases");
+  EXPECT_EQ(m.run.status, 2) << m.run.err.substr(0, 2000);
+  EXPECT_NE(m.run.err.find("cases/f105.yaml:7:"), std::string::npos) << m.run.err.substr(0, 2000);
+  EXPECT_NE(m.run.err.find("left of this load's budget of 256 MiB (the case files before it built "), std::string::npos)
+      << m.run.err.substr(0, 2000);
+  if (!sanitized) {
+    EXPECT_LT(m.peak_kb, 700 * 1024) << mb(m.peak_kb);
+  }
+}
+
+// A pipe (`check <(curl ...)`) is read once, as it arrives: read a second
+// time after the first piece was looked at, its first bytes were lost and
+// an empty stream was called conforming.
+TEST_F(bounds, check_reads_a_pipe_once_and_a_device_within_its_limits) {
+  ASSERT_EQ(::mkfifo((dir_ / "stream").c_str(), 0600), 0);
+  const auto piped = run_measured("sh -c " + quote("printf 'data: a\\n\\ndata: b\\n\\n' > stream & exec " +
+                                                   quote(tool) + " check --dialect wire stream"));
+  EXPECT_EQ(piped.run.status, 0) << piped.run.err;
+  EXPECT_NE(piped.run.out.find("stream: 18 bytes"), std::string::npos) << piped.run.out;
+  EXPECT_NE(piped.run.out.find("2 events"), std::string::npos) << piped.run.out;
+  const auto zero = run_measured("timeout 60 " + quote(tool) + " check --dialect wire --max-line 1048576 /dev/zero");
+  EXPECT_NE(zero.run.status, 0) << zero.run.out;
+  EXPECT_NE(zero.run.status, 124) << "check /dev/zero did not stop";
+  if (!sanitized) {
+    EXPECT_LT(zero.peak_kb, 100 * 1024) << mb(zero.peak_kb);
+  }
+}

@@ -271,6 +271,14 @@ stream_result stream(const stream_request& req, const on_data& data) {
     result.end = stream_end::stopped;
   } else if (t.idle) {
     result.end = stream_end::idle_timeout;
+    // Silence is not the only way to spend the idle timeout inside the head:
+    // a server may send it a byte at a time. The lines that completed tell.
+    if (t.in_headers) {
+      result.error = t.header_bytes == 0
+                         ? "no line of the response head completed (silence, or a status line sent slowly)"
+                         : "the response head was still arriving: " + std::to_string(t.header_bytes) +
+                               " bytes of it in complete lines, its next line incomplete (a head sent slowly)";
+    }
   } else {
     result.error = error[0] ? error : lib.easy_strerror(rc);
     switch (rc) {

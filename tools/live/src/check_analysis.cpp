@@ -387,6 +387,10 @@ void check_transport(const capture& cap, const body_pass& body, check_report& r)
   } else if (cap.end == "timeout") {
     add(r, {"STREAM-TIMEOUT", "must", std::nullopt, at, "the response did not end within the overall timeout, " + where,
             "the stream to end", "still open after " + seconds(cap.seconds_total)});
+  } else if (cap.end == "idle_timeout" && !cap.error.empty()) {
+    add(r, {"STREAM-IDLE-TIMEOUT", "must", std::nullopt, 0,
+            "the response head did not complete within the idle timeout: " + cap.error, "a complete response head",
+            "an incomplete head; gave up at " + seconds(cap.seconds_total)});
   } else if (cap.end == "idle_timeout") {
     add(r, {"STREAM-IDLE-TIMEOUT", "must", std::nullopt, at,
             "no byte arrived for the idle timeout (send heartbeat comments), " + where, "bytes or a heartbeat",

@@ -9,7 +9,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sse/dialect/catalog.hpp"
@@ -308,3 +310,84 @@ TEST(serve_start, an_address_that_cannot_be_bound_is_an_error) {
 }
 
 }  // namespace
+
+namespace {
+
+// A one-connection server that answers with `head_lines` whole, then sends
+// `drip` a byte every 100 ms (a response head that arrives slowly), then
+// holds the connection open for `hold`.
+class dripping_server {
+ public:
+  dripping_server(std::string head_lines, std::string drip, std::chrono::milliseconds hold)
+      : fd_(::socket(AF_INET, SOCK_STREAM, 0)), lines_(std::move(head_lines)), drip_(std::move(drip)), hold_(hold) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(fd_, 1);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] {
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      char buf[4096];
+      (void)::recv(c, buf, sizeof buf, 0);
+      (void)::send(c, lines_.data(), lines_.size(), MSG_NOSIGNAL);
+      for (const char ch : drip_) {
+        if (::send(c, &ch, 1, MSG_NOSIGNAL) != 1) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      std::this_thread::sleep_for(hold_);
+      ::close(c);
+    });
+  }
+  dripping_server(const dripping_server&) = delete;
+  dripping_server& operator=(const dripping_server&) = delete;
+  ~dripping_server() {
+    ::shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    ::close(fd_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
+
+ private:
+  int fd_;
+  std::uint16_t port_ = 0;
+  std::string lines_, drip_;
+  std::chrono::milliseconds hold_;
+  std::thread thread_;
+};
+
+std::string idle_finding(const std::string& url) {
+  ssec::http::stream_request req;
+  req.url = url;
+  req.timeout_s = 20;
+  req.idle_timeout_s = 1;
+  const auto r = ssec::live::analyze(ssec::live::fetch(req, 0), agent());
+  for (const auto& f : r.findings) {
+    if (f.rule == "STREAM-IDLE-TIMEOUT") return f.message + " | " + f.seen;
+  }
+  return "no STREAM-IDLE-TIMEOUT finding:\n" + ssec::live::to_text(r);
+}
+
+}  // namespace
+
+// A head sent a byte at a time is not silence: the finding says the head
+// was still arriving, and how much of it had come in whole lines.
+TEST(check_head, a_head_sent_slowly_is_reported_as_such_not_as_silence) {
+  const dripping_server slow("HTTP/1.1 200 OK\r\n", "Content-Type: text/event-stream\r\n\r\n",
+                             std::chrono::milliseconds(0));
+  const std::string said = idle_finding(slow.url());
+  EXPECT_NE(said.find("the response head did not complete within the idle timeout: the response head was still "
+                      "arriving: 17 bytes of it in complete lines"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("silence"), std::string::npos) << said;
+}
+
+TEST(check_head, a_silent_server_is_reported_as_no_head_line) {
+  const dripping_server silent("", "", std::chrono::milliseconds(2500));
+  const std::string said = idle_finding(silent.url());
+  EXPECT_NE(said.find("no line of the response head completed"), std::string::npos) << said;
+}
