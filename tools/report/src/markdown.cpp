@@ -75,7 +75,7 @@ std::string safe_href(std::string_view url) {
   }
   const auto first =
       std::find_if(seen.begin(), seen.end(), [](char c) { return static_cast<unsigned char>(c) > 0x20; });
-  const std::string_view cleaned(&*first, static_cast<std::size_t>(seen.end() - first));
+  const std::string_view cleaned = std::string_view(seen).substr(static_cast<std::size_t>(first - seen.begin()));
   if (cleaned.empty()) return std::string(url);
   // RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":".
   const auto colon = cleaned.find(':');

@@ -3,7 +3,9 @@
 // (`certify --markdown`, `catalog diff --format markdown`, the `run` matrix).
 // Their text comes from catalogs, profiles, adapters and servers: escaped
 // here, it renders as the text it is, never as a link, an image, a table
-// cell, an HTML element or a workflow command.
+// cell, an HTML element or a workflow command. `fuzz/sse_report_fuzzer.cc`
+// holds these promises (and xml_escape's and ssec::printable's) over
+// arbitrary bytes.
 #pragma once
 
 #include <string>
