@@ -187,7 +187,8 @@ struct validator::impl {
   event_kind last_kind = event_kind::plain_text;
   bool last_json_object = false;
   std::string last_type;
-  std::string last_raw;  // its first bytes
+  std::string last_raw;    // its first bytes
+  bool finishing = false;  // finish() is reporting: the end of the stream
   std::optional<std::size_t> utf8_reported_frame;
   // Scratch reused by every frame.
   std::vector<std::pair<std::string_view, value_view>> members;
@@ -233,7 +234,10 @@ struct validator::impl {
       return;
     }
     texts said = std::forward<WriteTexts>(write_texts)();
-    found.push_back(finding{rule, frame, offset, std::move(said.expected), std::move(said.seen)});
+    // At the end, a finding at the frame count is about the end itself; before
+    // it, the count is the frame a line in progress belongs to (utf8, known_field).
+    found.push_back(
+        finding{rule, frame, offset, std::move(said.expected), std::move(said.seen), finishing && frame == frames});
   }
 
   // Whether the dialect has a rule of this kind.
@@ -734,6 +738,7 @@ struct validator::impl {
   }
 
   void finish(std::uint64_t stream_size, std::uint64_t tail_offset, std::string_view tail) {
+    finishing = true;
     // A frame cut off: the discarded tail holds a data line.
     bool cut = false;
     lines_of(tail, lines);

@@ -92,16 +92,26 @@ std::optional<std::string> type_key_variant(std::string_view data) {
 
 namespace sse::dialect {
 
+std::string frame_text(std::size_t frame, bool at_end) {
+  if (!at_end) return "frame " + std::to_string(frame + 1);
+  return frame == 0 ? "the end of an empty stream" : "the end of the stream, after frame " + std::to_string(frame);
+}
+
+nlohmann::ordered_json frame_number(std::size_t frame, bool at_end) {
+  return at_end ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(frame + 1);
+}
+
 nlohmann::ordered_json to_json(const finding& f) {
-  // Room for the nine members up front: an ordered_json object is a vector
+  // Room for the ten members up front: an ordered_json object is a vector
   // of (const key, value) pairs, which grows by copying every member.
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(9);
+  j.get_ref<nlohmann::ordered_json::object_t&>().reserve(10);
   j["rule"] = f.rule != nullptr ? f.rule->id : "";
   j["severity"] = f.rule != nullptr ? to_string(f.rule->level) : "";
   j["basis"] = f.rule != nullptr ? to_string(f.rule->basis) : "";
   j["grounds"] = f.rule != nullptr ? basis_text(*f.rule) : "";
   j["frame"] = f.frame;
+  j["frame_number"] = frame_number(f.frame, f.at_end);
   j["offset"] = f.offset;
   j["expected"] = f.expected;
   j["seen"] = f.seen;

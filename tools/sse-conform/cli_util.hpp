@@ -42,6 +42,14 @@ struct temp_dir {
   }
 };
 
+/// This executable's path, for the command lines the reports print
+/// ("sse-conform" when /proc does not say).
+inline std::string self_path() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("sse-conform") : p.string();
+}
+
 /// Writes `text` to `path`, or to standard output when `path` is "-". False
 /// (after saying so on stderr, as `command`) when the file cannot be written.
 inline bool write_output(std::string_view command, const std::string& path, const std::string& text) {

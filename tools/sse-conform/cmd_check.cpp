@@ -26,6 +26,7 @@
 #include "contract_options.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "ssec/adapter/wire_json.hpp"
+#include "ssec/harness/engine.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/live/scenario.hpp"
 #include "ssec/support/input.hpp"
@@ -148,7 +149,8 @@ void watch_findings(live::check_options& opt, bool quiet) {
     const bool must = f.rule->level == sse::dialect::severity::must;
     // Frames count from 1 in text, as the report's (tools/docs/cli.md, "Frame numbers").
     std::ostringstream line;
-    line << "sse-conform check: as it arrives: frame " << f.frame + 1 << ", byte " << f.offset << ": "
+    line << "sse-conform check: as it arrives: " << sse::dialect::frame_text(f.frame, f.at_end) << ", byte " << f.offset
+         << ": "
          << paint(colour, must ? "31" : "33",
                   f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
          << " seen: " << f.seen << '\n';
@@ -198,6 +200,44 @@ int run_scenario(const check_cli& o) {
   return conforming ? exit_ok : exit_failure;
 }
 
+// The commands that reproduce a check's findings, from the options as typed
+// (`$VAR` unexpanded, so no secret is printed): a URL is recorded once with
+// --record, and the capture then replays the same bytes and arrival times
+// anywhere, without the server; a file or a recording is checked again as it is.
+std::string reproduction(const check_cli& typed) {
+  std::error_code cwd_error;
+  const auto cwd = std::filesystem::current_path(cwd_error);
+  const std::string cd = cwd_error ? std::string() : "cd " + harness::shell_quote(cwd.string()) + " && ";
+  std::string judge = harness::shell_quote(self_path()) + " check --dialect " + harness::shell_quote(typed.dialect);
+  if (!typed.contract.spec_dir.empty()) judge += " --spec " + harness::shell_quote(typed.contract.spec_dir);
+  for (const auto& c : typed.contract.catalog_files) judge += " --catalog " + harness::shell_quote(c);
+  if (typed.strict) judge += " --strict";
+  const auto replay = [&](const std::string& file) { return judge + " --file " + harness::shell_quote(file); };
+  const bool recorded = !typed.record.empty() && typed.record != "-";
+  if (recorded) return "reproduce: " + cd + replay(typed.record) + "\n";
+  if (!typed.url.empty()) {
+    std::string fetch = judge + " --url " + harness::shell_quote(typed.url);
+    if (!typed.method.empty()) fetch += " -X " + harness::shell_quote(typed.method);
+    for (const auto& h : typed.headers) fetch += " -H " + harness::shell_quote(h);
+    if (!typed.data.empty()) fetch += " -d " + harness::shell_quote(typed.data);
+    if (!typed.data_file.empty()) fetch += " --data-file " + harness::shell_quote(typed.data_file);
+    if (typed.insecure) fetch += " -k";
+    if (typed.max_time_s > 0) {
+      std::ostringstream seconds;
+      seconds << typed.max_time_s;
+      fetch += " --max-time " + seconds.str();
+    }
+    if (typed.max_events > 0) fetch += " --max-events " + std::to_string(typed.max_events);
+    return "reproduce: " + cd + fetch + " --record check.capture\n" +
+           "           then, anywhere, the same bytes and times: " + replay("check.capture") + "\n";
+  }
+  if (!typed.file.empty() && typed.file != "-" && std::filesystem::is_regular_file(typed.file)) {
+    return "reproduce: " + cd + replay(typed.file) + "\n";
+  }
+  return "reproduce: the bytes were read once (standard input or a pipe): add --record FILE to keep them, then " +
+         replay("FILE") + "\n";
+}
+
 int run_check(check_cli o) {
   if (!one_stdout_output("check", {{"--json", o.json}, {"--junit", o.junit}, {"--record", o.record}}))
     return exit_usage;
@@ -225,6 +265,7 @@ int run_check(check_cli o) {
     std::cerr << "sse-conform check: --resume needs a live endpoint (--url): only a server can be reconnected to\n";
     return exit_usage;
   }
+  const check_cli typed = o;  // before $VAR expansion: what reproduction() prints
   live::check_options opt;
   opt.limits = o.limits;
   opt.max_events = o.max_events;
@@ -354,7 +395,10 @@ int run_check(check_cli o) {
   // The report is redacted member by member, so the JSON and XML made from it stay well-formed.
   if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(report)) + "\n");
   if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit({report}, {report.source}));
-  if (o.json != "-" && o.junit != "-" && o.record != "-") std::cout << colourize(live::to_text(report));
+  if (o.json != "-" && o.junit != "-" && o.record != "-") {
+    std::cout << colourize(live::to_text(report));
+    if (!report.findings.empty()) std::cout << reproduction(typed);
+  }
   if (!wrote) return exit_usage;
   if (!connected) return exit_usage;  // nothing was checked: a setup problem
   return report.conforming() ? exit_ok : exit_failure;

@@ -45,12 +45,6 @@ struct fuzz_args {
   conformance::contract_source contract;
 };
 
-std::string self_path() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("sse-conform") : p.string();
-}
-
 int replay(const fuzz_args& a) {
   const fs::path source = ssec::data_dir();
   std::vector<ssec::error> tag_errors;

@@ -59,12 +59,6 @@ struct run_args {
   std::size_t max_in_flight = h::run_options{}.max_in_flight;
 };
 
-std::string self_path() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("sse-conform") : p.string();
-}
-
 bool write_file(const std::string& path, const std::string& text) { return write_output("run", path, text); }
 
 // The case tree of --cases / --tags (default: the source tree's); nullopt

@@ -50,7 +50,7 @@ void print_text(const std::string& source, const sse::dialect::validation_report
                 std::uint64_t max_bytes) {
   for (const auto& f : r.findings) {
     const bool must = f.rule->level == sse::dialect::severity::must;
-    std::cout << source << ": frame " << f.frame + 1 << ", byte " << f.offset << ": "
+    std::cout << source << ": " << sse::dialect::frame_text(f.frame, f.at_end) << ", byte " << f.offset << ": "
               << paint(colour, must ? "31" : "33",
                        f.rule->id + " (" + std::string(sse::dialect::to_string(f.rule->level)) + ")")
               << " " << f.rule->text << "\n    expected: " << f.expected << "\n    seen:     " << f.seen

@@ -373,3 +373,68 @@ TEST_F(cli_edges, check_takes_a_file_as_its_argument_as_validate_does) {
 }
 
 }  // namespace
+
+// Frames are counted from 1 in every text and in the JSON's frame_number; a
+// finding about the end of the stream names no frame that is not there.
+TEST_F(cli_edges, every_report_numbers_frames_as_the_text_does) {
+  write("three.sse",
+        "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+        "data: {\"type\":\"step_started\",\"runId\":\"r1\"}\n\n"
+        "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n");
+  for (const std::string command : {"validate", "check"}) {
+    const auto text = run(command + " --dialect agent three.sse");
+    EXPECT_EQ(text.status, 1) << command << "\n" << text.err;
+    EXPECT_NE(text.out.find("three.sse: the end of the stream, after frame 3, byte 132: AGENT-DONE-LAST (must)"),
+              std::string::npos)
+        << command << "\n"
+        << text.out;
+    EXPECT_NE(text.out.find("three.sse: frame 2, byte 43: AGENT-STEP-STEPID"), std::string::npos) << command << "\n"
+                                                                                                  << text.out;
+    EXPECT_EQ(text.out.find("frame 4"), std::string::npos) << command << "\n" << text.out;
+    // validate's --json is a switch, check's names a file.
+    const auto json = run(command + " --dialect agent --json " + (command == "check" ? "- " : "") + "three.sse");
+    const auto j = nlohmann::json::parse(json.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << command << "\n" << json.out;
+    std::size_t seen = 0;
+    for (const auto& f : j["findings"]) {
+      if (f["rule"] == "AGENT-DONE-LAST") {
+        EXPECT_EQ(f["frame"], 3) << command;
+        EXPECT_TRUE(f["frame_number"].is_null()) << command << " " << f.dump();
+        ++seen;
+      } else if (f["rule"] == "AGENT-STEP-STEPID") {
+        EXPECT_EQ(f["frame"], 1) << command;
+        EXPECT_EQ(f["frame_number"], 2) << command;
+        ++seen;
+      }
+    }
+    EXPECT_EQ(seen, 2u) << command << "\n" << json.out;
+  }
+}
+
+// A check with findings prints the command that reproduces them; run, it
+// reports the same findings. A URL is recorded once and replayed from the
+// capture.
+TEST_F(cli_edges, check_prints_a_reproduction_that_reproduces) {
+  write("three.sse",
+        "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
+        "data: {\"type\":\"step_started\",\"runId\":\"r1\"}\n\n");
+  const auto first = run("check --dialect agent three.sse");
+  EXPECT_EQ(first.status, 1) << first.err;
+  const auto at = first.out.find("reproduce: ");
+  ASSERT_NE(at, std::string::npos) << first.out;
+  const std::string line = first.out.substr(at + 11, first.out.find('\n', at) - at - 11);
+  EXPECT_NE(line.find("check --dialect 'agent' --file 'three.sse'"), std::string::npos) << line;
+  const auto again = shell(line, "/");
+  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_EQ(again.out, first.out);
+  // Standard input cannot be read again: the line says how to keep it.
+  const auto piped = run("check --dialect agent - < three.sse");
+  EXPECT_NE(piped.out.find("reproduce: the bytes were read once (standard input or a pipe): add --record FILE"),
+            std::string::npos)
+      << piped.out;
+  // A conforming check prints none.
+  write("good.sse", "data: a\n\n");
+  const auto good = run("check --dialect wire good.sse");
+  EXPECT_EQ(good.status, 0) << good.out;
+  EXPECT_EQ(good.out.find("reproduce:"), std::string::npos) << good.out;
+}

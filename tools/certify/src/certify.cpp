@@ -97,7 +97,7 @@ void run_reference(const options& o, const std::vector<conf::test_case>& cases, 
 }
 
 producer_report::finding finding_of(const live::check_finding& f) {
-  return {f.rule, f.severity, f.message.empty() ? f.seen : f.message, f.frame, false};
+  return {f.rule, f.severity, f.message.empty() ? f.seen : f.message, f.frame, false, f.at_end};
 }
 
 producer_report check_producer(const options& o, const live::capture& cap, std::string source,

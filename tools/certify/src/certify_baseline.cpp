@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "sse/dialect/validator.hpp"
 #include "sse/parser.hpp"
 #include "ssec/certify/certify.hpp"
 #include "ssec/live/capture.hpp"
@@ -78,7 +79,7 @@ result<recorded_baseline> load_baseline(const std::string& file, const std::stri
   for (const auto& f : checked.findings) {
     if (f.severity != "must") continue;
     std::string at = "byte offset " + std::to_string(f.offset);
-    if (f.frame) at = "frame " + std::to_string(*f.frame + 1) + " (" + at + ")";
+    if (f.frame) at = sse::dialect::frame_text(*f.frame, f.at_end) + " (" + at + ")";
     return error{where + ": " + at + " breaks the new contract's MUST rule " + f.rule + ": " +
                  (f.message.empty() ? f.seen : f.message)};
   }

@@ -3,6 +3,7 @@
 // JUnit (through the tools' one writer, ssec/report/junit.hpp).
 #include <sstream>
 
+#include "sse/dialect/validator.hpp"
 #include "ssec/adapter/interrupt.hpp"
 #include "ssec/certify/certify.hpp"
 #include "ssec/report/junit.hpp"
@@ -112,6 +113,7 @@ ojson to_json(const report& r) {
     for (const auto& f : p.findings) {
       ojson j{{"rule", f.rule}, {"severity", f.severity}, {"message", f.message}, {"new_since_old", f.new_since_old}};
       j["frame"] = f.frame ? ojson(*f.frame) : ojson(nullptr);
+      j["frame_number"] = f.frame ? sse::dialect::frame_number(*f.frame, f.at_end) : ojson(nullptr);
       findings.push_back(std::move(j));
     }
     producers.push_back({{"source", p.source},
@@ -221,7 +223,8 @@ std::string to_text(const report& r, bool colour) {
           << p.old_must << " must\n";
     for (const auto& f : p.findings) {
       out << "  " << (f.new_since_old ? "NEW " : "    ") << f.rule << " (" << f.severity << ")"
-          << (f.frame ? ", frame " + std::to_string(*f.frame + 1) : std::string()) << ": " << f.message << '\n';
+          << (f.frame ? ", " + sse::dialect::frame_text(*f.frame, f.at_end) : std::string()) << ": " << f.message
+          << '\n';
     }
   }
   for (const auto& c : r.consumers) {

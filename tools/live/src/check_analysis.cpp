@@ -670,7 +670,7 @@ void add_producer(const sse::dialect::validation_report& v, check_report& r) {
   for (const auto& f : v.findings) {
     add(r,
         {f.rule->id, std::string(sse::dialect::to_string(f.rule->level)), f.frame, f.offset, f.rule->text, f.expected,
-         f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule)});
+         f.seen, 0, std::string(sse::dialect::to_string(f.rule->basis)), sse::dialect::basis_text(*f.rule), f.at_end});
   }
   // Findings beyond each rule's cap were counted, not stored: they count in
   // the verdict all the same.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sse/dialect/validator.hpp"
 #include "ssec/adapter/wire_json.hpp"
 #include "ssec/live/check.hpp"
 #include "ssec/report/junit.hpp"
@@ -17,6 +18,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
   for (const auto& f : r.findings) {
     nlohmann::ordered_json j{{"rule", f.rule}, {"severity", f.severity}};
     j["frame"] = f.frame ? nlohmann::ordered_json(*f.frame) : nlohmann::ordered_json(nullptr);
+    j["frame_number"] = f.frame ? sse::dialect::frame_number(*f.frame, f.at_end) : nlohmann::ordered_json(nullptr);
     j["offset"] = f.offset;
     j["message"] = f.message;
     j["expected"] = f.expected;
@@ -66,7 +68,7 @@ nlohmann::ordered_json to_json(const check_report& r) {
 namespace {
 std::string where(const check_finding& f) {
   return std::string(f.stream == 1 ? "resumed stream, " : "") +
-         (f.frame ? "frame " + std::to_string(*f.frame + 1) + ", " : "") + "byte " + std::to_string(f.offset);
+         (f.frame ? sse::dialect::frame_text(*f.frame, f.at_end) + ", " : "") + "byte " + std::to_string(f.offset);
 }
 }  // namespace
 

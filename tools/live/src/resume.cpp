@@ -150,7 +150,8 @@ void judge_resumption(const capture& first, const capture& second, const std::st
                         f.seen,
                         0,
                         std::string(sse::dialect::to_string(f.rule->basis)),
-                        sse::dialect::basis_text(*f.rule)};
+                        sse::dialect::basis_text(*f.rule),
+                        f.at_end};
       if (f.offset >= rr.join_offset) {
         out.stream = 1;
         out.offset = f.offset - rr.join_offset + from;

@@ -28,10 +28,20 @@ struct finding {
   std::uint64_t offset = 0;         ///< Stream offset of the frame's block (see spec/FORMAT.md section 3).
   std::string expected;             ///< What the rule wanted.
   std::string seen;                 ///< What the stream had.
+  bool at_end = false;              ///< Found at the end of the stream, after the last frame (`frame` is the count).
 };
 
 /// The JSON form of a finding (spec/FORMAT.md section 3).
 nlohmann::ordered_json to_json(const finding& f);
+
+/// Where a finding is, as every text report says it: "frame 3" (counted
+/// from 1), or "the end of the stream, after frame 5" for a finding at the
+/// end (`frame` is then the frame count; "the end of an empty stream").
+std::string frame_text(std::size_t frame, bool at_end);
+
+/// The same as a JSON report's `frame_number`: the frame counted from 1,
+/// null at the end of the stream (`frame` keeps the 0-based index).
+nlohmann::ordered_json frame_number(std::size_t frame, bool at_end);
 
 /// How many findings of one rule a validator keeps by default; the rest are
 /// counted (in the severity counts and not_stored()), not stored, so a

@@ -117,6 +117,7 @@ struct producer_report {
     std::string rule, severity, message;
     std::optional<std::size_t> frame;
     bool new_since_old = false;
+    bool at_end = false;  ///< At the end of the stream (`frame` is then the frame count).
   };
   std::vector<finding> findings;
 };

@@ -58,6 +58,7 @@ struct check_finding {
   /// findings (connection, limits, scenario expectations).
   std::string basis{};
   std::string grounds{};
+  bool at_end = false;  ///< At the end of the stream, after the last frame (`frame` is then the frame count).
 };
 
 struct check_timing {
