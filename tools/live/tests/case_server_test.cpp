@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// The case server beside its streams: the results a page posts, and the driver of an
+// sse-contract-tests service through the cases and its callback URL.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "sse/recording.hpp"
+#include "ssec/conformance/loader.hpp"
+#include "ssec/http/client.hpp"
+#include "ssec/live/serve.hpp"
+#include "ssec/live/service_driver.hpp"
+
+namespace {
+
+std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
+  std::vector<ssec::error> errors;
+  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
+  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
+  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
+  std::vector<ssec::conformance::test_case> out;
+  for (auto& c : loaded.value) {
+    if (out.size() < n && c.verdict == ssec::conformance::verdict::must) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Sends `body` to `url`; returns the HTTP status (0: no answer).
+long send_to(const std::string& url, const std::string& body, const std::string& method = "POST") {
+  ssec::http::stream_request req;
+  req.url = url;
+  req.method = method;
+  req.headers = {"Content-Type: application/json"};
+  req.body = body;
+  req.timeout_s = 10;
+  return ssec::http::stream(req, [](std::string_view, double) { return true; }).status;
+}
+
+// Posts `body` to the case server's /results; returns the HTTP status.
+long post_results(const ssec::live::case_server& server, const std::string& body) {
+  return send_to(server.base_url() + "/results", body);
+}
+
+// A stand-in contract-test service's answers to GET / (its `capabilities`)
+// and DELETE; false for the stream-opening POST, left to the caller.
+bool answer_service_basics(const ssec::http::request& req, ssec::http::response& res, const std::string& capabilities) {
+  if (req.method == "GET" && req.path == "/") {
+    res.send(200, "application/json", R"({"capabilities":)" + capabilities + "}");
+    return true;
+  }
+  if (req.method == "DELETE") {
+    res.send(204, "text/plain", "");
+    return true;
+  }
+  return false;
+}
+
+// A later post replaces a case's row for the same kind of browser, so a
+// page run again, or a client posting without end, does not add rows.
+TEST(case_server_results, keep_the_latest_row_of_each_case_per_kind_of_browser) {
+  auto cases = some_cases(2);
+  ASSERT_EQ(cases.size(), 2u);
+  const std::string a = cases[0].path();
+  const std::string b = cases[1].path();
+  auto started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(started) << started.error().to_string();
+  const ssec::live::case_server& server = **started;
+  const auto result = [](const std::string& name, const std::string& status) {
+    return R"({"name":")" + name + R"(","status":")" + status + R"(","events":[]})";
+  };
+  const auto post = [&](const std::string& agent, const std::vector<std::string>& results) {
+    std::string body = R"({"user_agent":")" + agent + R"(","results":[)";
+    for (std::size_t i = 0; i < results.size(); ++i) body += (i > 0 ? "," : "") + results[i];
+    return post_results(server, body + "]}");
+  };
+  ASSERT_EQ(post("Chrome/1", {result(a, "timeout")}), 200);
+  ASSERT_EQ(post("Chrome/1", {result(b, "timeout"), result(a, "ended")}), 200);
+  auto rows = server.browser_rows();
+  ASSERT_EQ(rows.size(), 2u) << ssec::live::matrix_lines(rows);
+  EXPECT_EQ(rows[0].case_name, a);  // where it was first posted
+  EXPECT_NE(rows[0].outcome, ssec::conformance::outcome::timeout) << "the later post replaces the row";
+  EXPECT_EQ(rows[1].case_name, b);
+  EXPECT_EQ(rows[1].outcome, ssec::conformance::outcome::timeout);
+  for (int i = 0; i < 50; ++i) ASSERT_EQ(post("Chrome/1", {result(a, "timeout"), result(b, "timeout")}), 200);
+  EXPECT_EQ(server.browser_rows().size(), 2u);
+  // Another kind of browser has rows of its own.
+  ASSERT_EQ(post("Firefox/2", {result(a, "timeout")}), 200);
+  rows = server.browser_rows();
+  ASSERT_EQ(rows.size(), 3u) << ssec::live::matrix_lines(rows);
+  EXPECT_EQ(rows[0].outcome, ssec::conformance::outcome::timeout);
+  EXPECT_EQ(rows[2].impl, "browser:firefox");
+  EXPECT_EQ(rows[2].case_name, a);
+}
+
+// A stand-in for a client library's sse-contract-tests service, with the
+// reference parser as its "client": it proves the driver's side of the mapping.
+TEST(service_driver, drives_a_contract_test_service_through_the_cases) {
+  auto cases = some_cases(12);
+  ASSERT_EQ(cases.size(), 12u);
+  auto served_started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(served_started) << served_started.error().to_string();
+  ssec::live::case_server& served = **served_started;
+  std::mutex mutex;
+  std::vector<std::thread> streams;
+  auto service_started = ssec::http::server::start(
+      [&](const ssec::http::request& req, ssec::http::response& res) {
+        if (answer_service_basics(req, res, R"(["comments"])")) return;
+        const auto open = nlohmann::json::parse(req.body);
+        const std::string stream_url = open.at("streamUrl");
+        const std::string callback = open.at("callbackUrl");
+        {
+          std::lock_guard lock(mutex);
+          streams.emplace_back([stream_url, callback] {
+            std::string body;
+            ssec::http::stream_request get;
+            get.url = stream_url;
+            get.timeout_s = 5;
+            ssec::http::stream(get, [&](std::string_view b, double) {
+              body.append(b);
+              return true;
+            });
+            const auto rec = sse::record_parse(std::string_view(body));
+            int n = 0;
+            const auto post = [&](const nlohmann::json& j) {
+              ssec::http::stream_request p;
+              p.url = callback + "/" + std::to_string(++n);
+              p.method = "POST";
+              p.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+              p.timeout_s = 5;
+              ssec::http::stream(p, [](std::string_view, double) { return true; });
+            };
+            for (const auto& e : rec.events) {
+              post({{"kind", "event"}, {"event", {{"type", e.type}, {"data", e.data}, {"id", e.last_event_id}}}});
+            }
+            post({{"kind", "error"}, {"error", "stream closed"}});
+          });
+        }
+        res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
+      },
+      "127.0.0.1", 0);
+  ASSERT_TRUE(service_started) << service_started.error().to_string();
+  ssec::http::server& service = **service_started;
+  ssec::live::service_options opt{service.base_url(), served.base_url(), 5, "service:reference"};
+  const auto driven = ssec::live::drive_service(cases, opt);
+  for (auto& t : streams) t.join();
+  ASSERT_TRUE(driven) << driven.error().to_string();
+  const auto& rows = *driven;
+  ASSERT_EQ(rows.size(), cases.size());
+  std::size_t pass = 0;
+  for (const auto& r : rows) {
+    EXPECT_TRUE(r.status() == "PASS" || r.status() == "SKIPPED")
+        << r.case_name << ": " << r.status() << " " << r.detail;
+    pass += r.status() == "PASS";
+  }
+  EXPECT_GT(pass, 0u);
+  // An unreachable service is an error, not an empty pass.
+  ssec::live::service_options gone{"http://127.0.0.1:1", served.base_url(), 1, "x"};
+  EXPECT_FALSE(ssec::live::drive_service(cases, gone));
+}
+
+// A service that misbehaves on the callback URL: each bad callback is a
+// 4xx naming why, a callback for a stream not being read is refused (a late
+// one too), the callbacks kept for a stream are bounded, and members of the
+// wrong type are graded as absent, never thrown on.
+TEST(service_driver, refuses_bad_callbacks_and_bounds_what_it_keeps) {
+  auto cases = some_cases(2);
+  ASSERT_EQ(cases.size(), 2u);
+  auto served_started = ssec::live::case_server::start(cases, {}, "127.0.0.1", 0);
+  ASSERT_TRUE(served_started) << served_started.error().to_string();
+  std::mutex mutex;
+  std::map<std::string, long> answers;  // what the driver answered each kind of callback
+  std::size_t too_many = 0;
+  std::string first_callback;
+  std::vector<std::thread> posters;
+  const auto note = [&](const std::string& what, long status) {
+    std::lock_guard lock(mutex);
+    answers[what] = status;
+  };
+  // The first stream: every kind of bad callback, then more than it has room
+  // for, so its closing error is refused too. The second: a late callback
+  // for the first, then its own error.
+  const auto misbehave = [&](const std::string& callback) {
+    const std::string base = callback.substr(0, callback.rfind('/'));
+    note("not json", send_to(callback + "/1", "not json"));
+    note("not an object", send_to(callback + "/2", "[1]"));
+    note("bad path", send_to(base + "/x", "{}"));
+    note("get", send_to(callback, "", "GET"));
+    note("another stream", send_to(base + "/1000", R"({"kind":"event","event":{"data":"x"}})"));
+    note("wrong types", send_to(callback, R"({"kind":"event","event":{"type":7,"data":["x"],"id":null}})"));
+    note("kind not a string", send_to(callback, R"({"kind":5})"));
+    for (int i = 0; i < 1100; ++i) {
+      const long status = send_to(callback, R"({"kind":"comment","comment":"x"})");
+      std::lock_guard lock(mutex);
+      too_many += status == 429;
+    }
+    note("error past the room", send_to(callback, R"({"kind":"error"})"));
+  };
+  auto service_started = ssec::http::server::start(
+      [&](const ssec::http::request& req, ssec::http::response& res) {
+        if (answer_service_basics(req, res, "[]")) return;
+        const std::string callback = nlohmann::json::parse(req.body).at("callbackUrl");
+        std::lock_guard lock(mutex);
+        if (first_callback.empty()) {
+          first_callback = callback;
+          posters.emplace_back([&, callback] { misbehave(callback); });
+        } else {
+          posters.emplace_back([&, callback, late = first_callback] {
+            note("after its case", send_to(late, R"({"kind":"error"})"));
+            send_to(callback, R"({"kind":"error"})");
+          });
+        }
+        res.start(201, {{"Location", "/streams/1"}, {"Content-Length", "0"}});
+      },
+      "127.0.0.1", 0);
+  ASSERT_TRUE(service_started) << service_started.error().to_string();
+  ssec::live::service_options opt{(**service_started).base_url(), (**served_started).base_url(), 3, "service:bad"};
+  const auto driven = ssec::live::drive_service(cases, opt);
+  for (auto& t : posters) t.join();
+  ASSERT_TRUE(driven) << driven.error().to_string();
+  ASSERT_EQ(driven->size(), 2u);
+  EXPECT_EQ((*driven)[0].status(), "TIMEOUT") << (*driven)[0].detail;  // its error came past the room
+  EXPECT_NE((*driven)[1].status(), "TIMEOUT") << (*driven)[1].detail;  // its error ended it
+  EXPECT_EQ(answers["not json"], 400);
+  EXPECT_EQ(answers["not an object"], 400);
+  EXPECT_EQ(answers["bad path"], 404);
+  EXPECT_EQ(answers["get"], 405);
+  EXPECT_EQ(answers["another stream"], 404);
+  EXPECT_EQ(answers["wrong types"], 202);
+  EXPECT_EQ(answers["kind not a string"], 202);
+  // Room for the case's events and 1,024 more: of the 1,102 posts kept
+  // until then, the rest are refused, and so is the error after them.
+  const std::size_t room = cases[0].events.size() + 1024;
+  ASSERT_LT(room, 1102u);
+  EXPECT_EQ(too_many, 1102 - room);
+  EXPECT_EQ(answers["error past the room"], 429);
+  EXPECT_EQ(answers["after its case"], 404);
+}
+
+}  // namespace
