@@ -314,8 +314,35 @@ TEST(validator, finding_json_form) {
   const auto j = to_json(report.findings.front());
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "basis", "grounds", "frame", "offset", "expected",
-                                            "seen", "text"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"rule", "severity", "basis", "grounds", "frame", "frame_number", "offset",
+                                            "expected", "seen", "text"}));
+}
+
+// Only a finding about the end of the stream is at_end: a line of a block
+// that dispatches nothing is reported at the frame count too, mid-stream.
+TEST(validator, only_end_of_stream_findings_are_at_the_end) {
+  const std::string stream =
+      f(R"({"type":"run_started","runId":"r1"})") + "id: \xff\n\n" + f(R"({"type":"run_completed","runId":"r1"})");
+  const auto report = sse::dialect::validate_stream(dialect("agent"), stream);
+  bool done_last = false, mid_stream_at_count = false;
+  for (const auto& finding : report.findings) {
+    const auto j = to_json(finding);
+    if (finding.rule->id == "AGENT-DONE-LAST") {
+      done_last = true;
+      EXPECT_TRUE(finding.at_end);
+      EXPECT_EQ(finding.frame, 2u);
+      EXPECT_TRUE(j["frame_number"].is_null());
+      EXPECT_EQ(sse::dialect::frame_text(finding.frame, finding.at_end), "the end of the stream, after frame 2");
+    } else {
+      EXPECT_FALSE(finding.at_end) << finding.rule->id;
+      EXPECT_EQ(j["frame_number"], finding.frame + 1) << finding.rule->id;
+      mid_stream_at_count |= finding.frame == 1 && finding.offset < stream.size();
+    }
+  }
+  EXPECT_TRUE(done_last);
+  EXPECT_TRUE(mid_stream_at_count) << "no finding in the block that dispatches nothing";
+  EXPECT_EQ(sse::dialect::frame_text(0, true), "the end of an empty stream");
+  EXPECT_EQ(sse::dialect::frame_text(4, false), "frame 5");
 }
 
 // Pairs are matched oldest first per key: on seeded streams of step_started
