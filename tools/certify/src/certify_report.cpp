@@ -333,6 +333,16 @@ std::string to_html(const report& r) {
     out << "<tr><td>" << xml_escape(subject) << "</td><td class=\"" << (v == verdict::broke ? "broke" : "certified")
         << "\">" << xml_escape(to_string(v)) << "</td><td>" << xml_escape(details) << "</td></tr>\n";
   };
+  // Unchecked dialects first, as in the text: a green run must have checked something.
+  for (const auto& d : r.dialects) {
+    if (!d.unchecked()) continue;
+    out << "<tr><td>dialect " << xml_escape(d.dialect == "*" ? std::string("(none changed)") : d.dialect)
+        << "</td><td class=\"" << (r.allow_unchecked ? "certified" : "broke") << "\">unchecked</td><td>"
+        << xml_escape(d.dialect == "*" ? "nothing was checked (no producer, consumer or profile)"
+                                       : "changed, and no producer, consumer or profile speaks it" +
+                                             std::string(r.allow_unchecked ? " (allowed: --allow-unchecked)" : ""))
+        << "</td></tr>\n";
+  }
   row("contract", r.contract, std::to_string(r.changes.size()) + " changes " + r.contract_reason);
   row("reference", r.reference.disagreements == 0 ? verdict::certified : verdict::broke,
       std::to_string(r.reference.cases) + " cases of NEW, " + std::to_string(r.reference.disagreements) + " disagree");
@@ -343,7 +353,12 @@ std::string to_html(const report& r) {
   for (const auto& c : r.consumers) {
     row("consumer " + c.name, c.result,
         std::to_string(c.tolerated) + " tolerated, " + std::to_string(c.adopted) + " adopted, " +
-            std::to_string(c.broke) + " broke " + c.error);
+            std::to_string(c.broke) + " broke, " + std::to_string(c.existing + c.case_existing) +
+            " already failing under OLD" +
+            (c.existing + c.case_existing > 0 && !r.fail_on_existing
+                 ? " (not counted against NEW; --fail-on-existing counts them)"
+                 : "") +
+            (c.error.empty() ? "" : " " + c.error));
   }
   out << "</table>\n<h2>Details</h2>\n<pre>" << xml_escape(to_text(r)) << "</pre>\n</body></html>\n";
   return out.str();

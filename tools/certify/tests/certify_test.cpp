@@ -604,3 +604,25 @@ TEST(recorded_baseline, refuses_what_cannot_be_a_baseline_saying_where) {
 }
 
 }  // namespace
+
+// The HTML report shows what the text shows: an unchecked dialect as a
+// failing row of its own, and a consumer's failures that OLD had too.
+TEST(certify_html, shows_unchecked_dialects_and_what_already_failed_under_old) {
+  ssec::certify::report r;
+  r.dialects = {{"agent", {}, ""}, {"chat", {"consumer ui"}, ""}};
+  ssec::certify::consumer_report c;
+  c.name = "ui <b>";
+  c.existing = 2;
+  c.case_existing = 1;
+  r.consumers.push_back(c);
+  const std::string html = ssec::certify::to_html(r);
+  EXPECT_NE(html.find("<tr><td>dialect agent</td><td class=\"broke\">unchecked</td>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<td>dialect chat</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("3 already failing under OLD (not counted against NEW; --fail-on-existing counts them)"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("consumer ui &lt;b&gt;"), std::string::npos) << html;
+  r.allow_unchecked = true;
+  EXPECT_NE(ssec::certify::to_html(r).find("<td class=\"certified\">unchecked</td><td>changed, and no producer"),
+            std::string::npos);
+}
