@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The agent-service streams the live tests share: a conforming run, one that
-// breaks two rules, and a tool run whose frames carry ids, as a server that can resume sends it.
+// breaks two rules, and a tool run whose frames carry ids, as a server that can resume sends it;
+// and how `serve` writes them a frame at a time.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace agent_streams {
 
@@ -40,5 +43,18 @@ inline const std::string agent_with_ids =
     "id: 6\ndata: {\"type\":\"step_completed\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
     "id: 7\ndata: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n"
     "id: 8\ndata: {\"type\":\"done\",\"runId\":\"r1\"}\n\n";
+
+// The sizes of `s`'s frames (each up to and with its blank line; an
+// unterminated tail last): a served_stream's writes, one frame each.
+inline std::vector<std::size_t> frame_chunks(const std::string& s) {
+  std::vector<std::size_t> sizes;
+  std::size_t start = 0;
+  for (auto at = s.find("\n\n"); at != std::string::npos; at = s.find("\n\n", start)) {
+    sizes.push_back(at + 2 - start);
+    start = at + 2;
+  }
+  if (start < s.size()) sizes.push_back(s.size() - start);
+  return sizes;
+}
 
 }  // namespace agent_streams

@@ -29,16 +29,7 @@ using agent_streams::good_agent;
 using ssec::live::capture;
 using ssec::live::check_report;
 
-std::vector<std::size_t> frame_chunks(const std::string& s) {
-  std::vector<std::size_t> sizes;
-  std::size_t start = 0;
-  for (auto at = s.find("\n\n"); at != std::string::npos; at = s.find("\n\n", start)) {
-    sizes.push_back(at + 2 - start);
-    start = at + 2;
-  }
-  if (start < s.size()) sizes.push_back(s.size() - start);
-  return sizes;
-}
+using agent_streams::frame_chunks;
 
 class live_server : public ::testing::Test {
  protected:

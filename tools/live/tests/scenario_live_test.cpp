@@ -23,6 +23,7 @@
 namespace {
 
 using agent_streams::agent_with_ids;
+using agent_streams::frame_chunks;
 using ssec::live::check_report;
 using ssec::live::load_scenario_text;
 
@@ -48,21 +49,7 @@ const std::string agent_without_ids =
     "data: {\"type\":\"done\",\"runId\":\"r1\"}\n\n";
 
 // Breaks AGENT-RUNID-PRESENT (frame 2, counting from 1) and AGENT-DONE-LAST; has no tool call.
-const std::string agent_broken =
-    "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
-    "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"stepId\":\"s1\"}\n\n"
-    "data: {\"type\":\"run_completed\",\"runId\":\"r1\"}\n\n";
-
-std::vector<std::size_t> per_frame(const std::string& s) {
-  std::vector<std::size_t> sizes;
-  std::size_t start = 0;
-  for (auto at = s.find("\n\n"); at != std::string::npos; at = s.find("\n\n", start)) {
-    sizes.push_back(at + 2 - start);
-    start = at + 2;
-  }
-  if (start < s.size()) sizes.push_back(s.size() - start);
-  return sizes;
-}
+const std::string& agent_broken = agent_streams::bad_agent;
 
 // The rules of a report's MUST findings, AGENT-FRAME-DATA-ONLY aside: a
 // stream that can resume carries `id:` lines, which an agent-service frame
@@ -91,10 +78,10 @@ class scenario_live : public ::testing::Test {
     using ssec::live::served_stream;
     auto started = ssec::live::case_server::start(
         std::vector<ssec::conformance::test_case>{},
-        std::vector<served_stream>{{"ids", agent_with_ids, per_frame(agent_with_ids)},
-                                   {"tools", agent_tool_run, per_frame(agent_tool_run)},
-                                   {"noids", agent_without_ids, per_frame(agent_without_ids)},
-                                   {"broken", agent_broken, per_frame(agent_broken)},
+        std::vector<served_stream>{{"ids", agent_with_ids, frame_chunks(agent_with_ids)},
+                                   {"tools", agent_tool_run, frame_chunks(agent_tool_run)},
+                                   {"noids", agent_without_ids, frame_chunks(agent_without_ids)},
+                                   {"broken", agent_broken, frame_chunks(agent_broken)},
                                    {"whole", agent_with_ids, {}}},
         "127.0.0.1", 0, ssec::live::serve_limits{5, 64ull << 20, 2000});
     ASSERT_TRUE(started) << started.error().to_string();
@@ -274,7 +261,7 @@ TEST_F(scenario_live, the_documented_example_runs) {
           stream = stream.substr(stream.find("id: " + std::to_string(std::stoi(id) + 1) + "\n"));
         }
         res.start(200, {{"Content-Type", "text/event-stream"}});
-        for (const auto size : per_frame(stream)) {
+        for (const auto size : frame_chunks(stream)) {
           if (!res.write(stream.substr(0, size))) return;
           stream.erase(0, size);
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
