@@ -19,15 +19,6 @@ std::string_view to_string(unknown_policy p) noexcept {
   return "";
 }
 
-std::string_view to_string(profile_level l) noexcept {
-  switch (l) {
-    case profile_level::info: return "INFO";
-    case profile_level::warn: return "WARN";
-    case profile_level::err: return "ERR";
-  }
-  return "";
-}
-
 const profile_type* consumer_profile::find(std::string_view type) const noexcept {
   for (const auto& t : handles) {
     if (t.type == type) return &t;
@@ -104,8 +95,8 @@ resolved resolve(const dl::event_spec& e, const std::string& pointer) {
   return {resolved::kind::field, found};
 }
 
-void add(std::vector<profile_finding>& out, std::string rule, profile_level level, std::string type,
-         std::string pointer, std::string message, std::size_t line) {
+void add(std::vector<profile_finding>& out, std::string rule, change_level level, std::string type, std::string pointer,
+         std::string message, std::size_t line) {
   out.push_back({std::move(rule), level, std::move(type), std::move(pointer), std::move(message), line});
 }
 
@@ -190,7 +181,7 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
   const dl::dialect_spec* nd = next.dialect(p.dialect);
   const dl::dialect_spec* od = prev != nullptr ? prev->dialect(p.dialect) : nullptr;
   if (nd == nullptr) {
-    add(out, od != nullptr ? "DIALECT_REMOVED" : "DIALECT_UNKNOWN", profile_level::err, "", "",
+    add(out, od != nullptr ? "DIALECT_REMOVED" : "DIALECT_UNKNOWN", change_level::err, "", "",
         "the contract has no dialect " + yaml::in_backticks(p.dialect) + " for this consumer", 0);
     return out;
   }
@@ -202,12 +193,12 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
         // As catalog diff's EVENT_REMOVED for readers: WARN, unless the
         // consumer needs the type (`requires`; without it, every handled type).
         const bool needed = p.requires_type(t.type);
-        add(out, "TYPE_REMOVED", needed ? profile_level::err : profile_level::warn, t.type, "",
+        add(out, "TYPE_REMOVED", needed ? change_level::err : change_level::warn, t.type, "",
             "the consumer handles " + yaml::in_backticks(t.type) + ", which the new contract removes" +
                 (needed ? "" : " (it does not require it)"),
             t.line);
       } else {
-        add(out, "TYPE_NOT_IN_CATALOG", profile_level::warn, t.type, "",
+        add(out, "TYPE_NOT_IN_CATALOG", change_level::warn, t.type, "",
             "the consumer handles " + yaml::in_backticks(t.type) + ", which neither contract has", t.line);
       }
       continue;
@@ -221,13 +212,13 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
       if (now.how == resolved::kind::missing) {
         if (before.how == resolved::kind::field && !before.field->required) {
           // catalog diff's FIELD_REMOVED_OPTIONAL: WARN for readers, who already do without it when absent.
-          add(out, "FIELD_REMOVED_OPTIONAL", profile_level::warn, t.type, ptr,
+          add(out, "FIELD_REMOVED_OPTIONAL", change_level::warn, t.type, ptr,
               "the consumer reads " + where + ", an optional field the new contract removes", t.line);
         } else if (before.how != resolved::kind::missing) {
-          add(out, "FIELD_REMOVED", profile_level::err, t.type, ptr,
+          add(out, "FIELD_REMOVED", change_level::err, t.type, ptr,
               "the consumer reads " + where + ", which the new contract removes", t.line);
         } else {
-          add(out, "FIELD_NOT_IN_CATALOG", profile_level::warn, t.type, ptr,
+          add(out, "FIELD_NOT_IN_CATALOG", change_level::warn, t.type, ptr,
               "the consumer reads " + where + ", which the contract does not declare", t.line);
         }
         continue;
@@ -239,21 +230,21 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
       // FIELD_TYPE_CHANGED: ERR); a pure widening is WARN here, the
       // new-value probe decides what the consumer does with the new type.
       if (of.required && !nf.required && !nf.default_value) {
-        add(out, "FIELD_NOW_OPTIONAL", profile_level::err, t.type, ptr,
+        add(out, "FIELD_NOW_OPTIONAL", change_level::err, t.type, ptr,
             "the consumer reads " + where + ", which the new contract no longer requires and gives no default", t.line);
       }
       if ((nf.types.bits & ~of.types.bits) != 0 && (of.types.bits & ~nf.types.bits) != 0) {
-        add(out, "FIELD_TYPE_CHANGED", profile_level::err, t.type, ptr,
+        add(out, "FIELD_TYPE_CHANGED", change_level::err, t.type, ptr,
             "the consumer reads " + where + " as " + of.types.to_string() + "; the new contract admits " +
                 nf.types.to_string() + " instead",
             t.line);
       } else if ((nf.types.bits & ~of.types.bits) != 0) {
-        add(out, "FIELD_TYPE_WIDENED", profile_level::warn, t.type, ptr,
+        add(out, "FIELD_TYPE_WIDENED", change_level::warn, t.type, ptr,
             "the consumer reads " + where + " as " + of.types.to_string() + "; the new contract also admits " +
                 nf.types.to_string(),
             t.line);
       } else if (nf.types.bits != of.types.bits) {
-        add(out, "FIELD_TYPE_NARROWED", profile_level::info, t.type, ptr,
+        add(out, "FIELD_TYPE_NARROWED", change_level::info, t.type, ptr,
             "the consumer reads " + where + "; the new contract admits fewer JSON types (" + nf.types.to_string() + ")",
             t.line);
       }
@@ -267,7 +258,7 @@ std::vector<profile_finding> check_profile(const consumer_profile& p, const dl::
           "NEW_TYPE_" + std::string(reject                                       ? "REJECTED"
                                     : p.unknown_types == unknown_policy::surface ? "SURFACED"
                                                                                  : "IGNORED"),
-          reject ? profile_level::err : profile_level::info, e.type, "",
+          reject ? change_level::err : change_level::info, e.type, "",
           "the new contract adds " + yaml::in_backticks(e.type) + "; this consumer " +
               (reject ? "rejects a stream with an unknown type"
                       : std::string(p.unknown_types == unknown_policy::surface ? "surfaces" : "ignores") +

@@ -509,8 +509,8 @@ verdict consumer_verdict(const consumer_report& r) {
   if (!r.error.empty() || r.broke > 0 || r.case_broke > 0) return verdict::broke;
   bool warn = r.existing > 0 || r.case_existing > 0;
   for (const auto& f : r.static_findings) {
-    if (f.level == conf::profile_level::err) return verdict::broke;
-    warn = warn || f.level == conf::profile_level::warn;
+    if (f.level == conf::change_level::err) return verdict::broke;
+    warn = warn || f.level == conf::change_level::warn;
   }
   return warn ? verdict::warned : verdict::certified;
 }

@@ -294,7 +294,7 @@ std::string to_markdown(const report& r) {
   }
   for (const auto& c : r.consumers) {
     std::size_t err = 0;
-    for (const auto& f : c.static_findings) err += f.level == conf::profile_level::err;
+    for (const auto& f : c.static_findings) err += f.level == conf::change_level::err;
     out << "| consumer " << md_text(c.name) << " | " << to_string(c.result) << " | ";
     if (!c.error.empty()) out << md_text(c.error) << "; ";
     out << c.tolerated << " tolerated, " << c.adopted << " adopted, " << c.broke << " broke; " << err
@@ -308,7 +308,7 @@ std::string to_markdown(const report& r) {
       }
     }
     for (const auto& f : c.static_findings) {
-      if (f.level != conf::profile_level::info) {
+      if (f.level != conf::change_level::info) {
         out << "\n- " << md_text(c.name) << ": " << conf::to_string(f.level) << " " << md_code(f.rule) << ": "
             << md_text(f.message);
       }
@@ -413,7 +413,7 @@ std::string to_junit(const report& r) {
     st.attributes = {{"classname", "consumer.profile"}, {"name", c.profile.empty() ? "no profile" : c.profile}};
     std::string errs;
     for (const auto& f : c.static_findings) {
-      if (f.level == conf::profile_level::err) errs += f.rule + ": " + f.message + "\n";
+      if (f.level == conf::change_level::err) errs += f.rule + ": " + f.message + "\n";
     }
     if (!c.error.empty()) errs += c.error + "\n";
     if (!errs.empty()) st.results.push_back({"failure", {{"message", "profile or setup"}}, errs});

@@ -136,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "p.yaml:5:10: `handles` must name at least one event type"},
         bad_profile{"profile_format: 1\nname: [t\n", "p.yaml:3:1: malformed YAML: end of sequence flow not found"}));
 
-std::vector<std::string> rules_of(const std::vector<conf::profile_finding>& fs, conf::profile_level level) {
+std::vector<std::string> rules_of(const std::vector<conf::profile_finding>& fs, conf::change_level level) {
   std::vector<std::string> out;
   for (const auto& f : fs) {
     if (f.level == level) out.push_back(f.rule + " " + f.type + f.pointer);
@@ -163,11 +163,11 @@ TEST(consumer_profile, static_check_against_new_and_old) {
       "p.yaml");
   ASSERT_TRUE(p.ok()) << p.error_text();
   const auto fs = conf::check_profile(p.value, *next_set, prev_set.get());
-  EXPECT_EQ(rules_of(fs, conf::profile_level::err),
+  EXPECT_EQ(rules_of(fs, conf::change_level::err),
             (std::vector<std::string>{"FIELD_REMOVED content/text", "TYPE_REMOVED notice",
                                       "FIELD_NOW_OPTIONAL file_change/action", "FIELD_TYPE_CHANGED checkpoint/label",
                                       "NEW_TYPE_REJECTED citation", "NEW_TYPE_REJECTED notice_v2"}));
-  EXPECT_EQ(rules_of(fs, conf::profile_level::warn),
+  EXPECT_EQ(rules_of(fs, conf::change_level::warn),
             (std::vector<std::string>{"FIELD_TYPE_WIDENED checkpoint/fileCount",
                                       "FIELD_NOT_IN_CATALOG tool_call/argumentz", "TYPE_NOT_IN_CATALOG no_such"}));
   // A replaced type says what the new contract admits instead, never "also admits".
@@ -181,20 +181,20 @@ TEST(consumer_profile, static_check_against_new_and_old) {
   needs.requires_given = true;
   needs.requires_types = {"content"};
   const auto relaxed = conf::check_profile(needs, *next_set, prev_set.get());
-  const auto relaxed_warn = rules_of(relaxed, conf::profile_level::warn);
+  const auto relaxed_warn = rules_of(relaxed, conf::change_level::warn);
   EXPECT_EQ(std::count(relaxed_warn.begin(), relaxed_warn.end(), "TYPE_REMOVED notice"), 1);
   // The same profile against an unchanged contract: only what it names wrongly.
   const auto same = conf::check_profile(p.value, *prev_set, prev_set.get());
-  EXPECT_TRUE(rules_of(same, conf::profile_level::err).empty());
+  EXPECT_TRUE(rules_of(same, conf::change_level::err).empty());
   // An ignoring consumer only hears of the new types.
   auto lenient = p.value;
   lenient.unknown_types = conf::unknown_policy::ignore;
-  EXPECT_EQ(rules_of(conf::check_profile(lenient, *next_set, prev_set.get()), conf::profile_level::info),
+  EXPECT_EQ(rules_of(conf::check_profile(lenient, *next_set, prev_set.get()), conf::change_level::info),
             (std::vector<std::string>{"NEW_TYPE_IGNORED citation", "NEW_TYPE_IGNORED notice_v2"}));
   // A dialect the contract lacks.
   auto other = p.value;
   other.dialect = "nope";
-  EXPECT_EQ(rules_of(conf::check_profile(other, *next_set, prev_set.get()), conf::profile_level::err),
+  EXPECT_EQ(rules_of(conf::check_profile(other, *next_set, prev_set.get()), conf::change_level::err),
             (std::vector<std::string>{"DIALECT_UNKNOWN "}));
 }
 

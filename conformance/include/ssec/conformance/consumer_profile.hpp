@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sse/dialect/catalog.hpp"
+#include "ssec/conformance/catalog_diff.hpp"
 #include "ssec/support/result.hpp"
 
 namespace ssec::conformance {
@@ -73,19 +74,14 @@ ssec::load_result<consumer_profile> load_profile_text(std::string_view text, std
 /// The same from a file; an unreadable file is an error naming it.
 ssec::load_result<consumer_profile> load_profile_file(const std::filesystem::path& path, std::string_view display);
 
-/// How bad a static finding is for the consumer.
-enum class profile_level { info, warn, err };
-/// "INFO", "WARN", "ERR".
-std::string_view to_string(profile_level l) noexcept;
-
 /// One static finding of a profile against the contracts.
 struct profile_finding {
-  std::string rule;  ///< Stable id, tools/docs/certify.md ("FIELD_REMOVED", ...).
-  profile_level level = profile_level::info;
-  std::string type;      ///< The event type concerned, or empty.
-  std::string pointer;   ///< The JSON Pointer concerned, or empty.
-  std::string message;   ///< One sentence.
-  std::size_t line = 0;  ///< The profile line concerned (0: the file).
+  std::string rule;                         ///< Stable id, tools/docs/certify.md ("FIELD_REMOVED", ...).
+  change_level level = change_level::info;  ///< How bad it is for the consumer (catalog diff's levels).
+  std::string type;                         ///< The event type concerned, or empty.
+  std::string pointer;                      ///< The JSON Pointer concerned, or empty.
+  std::string message;                      ///< One sentence.
+  std::size_t line = 0;                     ///< The profile line concerned (0: the file).
 };
 
 /// Checks `p` against `next` (the contract being certified) and `prev` (the
