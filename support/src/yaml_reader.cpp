@@ -91,6 +91,8 @@ class document_builder final : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    require_utf8(mark, tag, "tag");
+    require_utf8(mark, value, "scalar");
     leaf(anchor, add_record(node_kind::scalar, mark, tag, value), saturating_add(limits_.node_cost, value.size()));
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -111,11 +113,13 @@ class document_builder final : public YAML::EventHandler {
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    require_utf8(mark, tag, "tag");
     open(anchor, add_record(node_kind::sequence, mark, tag, no_text()));
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    require_utf8(mark, tag, "tag");
     open(anchor, add_record(node_kind::map, mark, tag, no_text()));
   }
   void OnMapEnd() override { close(); }
@@ -136,6 +140,20 @@ class document_builder final : public YAML::EventHandler {
   [[noreturn]] void refuse(const YAML::Mark& at, std::string message) {
     problem = ssec::error{std::move(message), {}, one_based(at.line), one_based(at.column)};
     throw refused{};
+  }
+  // YAML text is Unicode, and every loader hands its strings on to JSON and
+  // report writers that need UTF-8; raw bytes in the file and yaml-cpp's
+  // escapes that write single raw bytes (`\N`, `\_`, a lone surrogate) stop here.
+  void require_utf8(const YAML::Mark& at, std::string_view text, std::string_view what) {
+    if (sse::utf8::is_valid(text)) return;
+    std::size_t bad = 0;
+    while (bad < text.size() && utf8_sequence_length(text, bad) != 0) bad += utf8_sequence_length(text, bad);
+    static constexpr char hex[] = "0123456789ABCDEF";
+    const auto byte = bad < text.size() ? static_cast<unsigned char>(text[bad]) : 0U;
+    refuse(at, "this " + std::string(what) + " is not UTF-8 (its byte " + std::to_string(bad) + " is 0x" +
+                   hex[byte >> 4] + hex[byte & 0xF] +
+                   "): YAML text is Unicode; yaml-cpp writes `\\N` and `\\_` as single raw bytes, so write "
+                   "\\u0085 and \\u00A0, and write raw bytes where a format offers {hex: ...}");
   }
   // A new node, made a child of the collection open around it.
   std::uint32_t add_record(node_kind kind, const YAML::Mark& mark, const std::string& tag, const std::string& scalar) {

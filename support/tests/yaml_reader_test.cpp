@@ -57,6 +57,25 @@ TEST(yaml_document, a_syntax_error_names_line_and_column) {
   EXPECT_GT(r.error().column, 0u);
 }
 
+// Every string a loader reads goes on to JSON and report writers that need
+// UTF-8, so the reader refuses the bytes that are not, wherever they came from.
+TEST(yaml_document, a_scalar_or_tag_that_is_not_utf8_is_refused_where_it_starts) {
+  const auto raw = load_document("a: 1\nb: \"x\xFFy\"\n", "f.yaml");
+  ASSERT_FALSE(raw.ok());
+  EXPECT_EQ(raw.error().line, 2u);
+  EXPECT_NE(raw.error().message.find("is not UTF-8 (its byte 1 is 0xFF)"), std::string::npos) << raw.error().message;
+  // yaml-cpp writes these escapes as single raw bytes; the lone surrogate as CESU.
+  for (const char* escape : {"\\N", "\\_", "\\uD800"}) {
+    const auto r = load_document(std::string("a: \"") + escape + "\"\n", "f.yaml");
+    EXPECT_FALSE(r.ok()) << escape;
+  }
+  EXPECT_FALSE(load_document("a: !t\xC3 x\n", "f.yaml").ok());
+  EXPECT_FALSE(load_document("a: !t\xC3 [x]\n", "f.yaml").ok());
+  const auto fine = load_document("a: \"\\u00E9\\U0001F600 caf\xC3\xA9\"\n", "f.yaml");
+  ASSERT_TRUE(fine.ok()) << fine.error().to_string();
+  EXPECT_EQ((*fine)["a"].scalar(), "\xC3\xA9\xF0\x9F\x98\x80 caf\xC3\xA9");
+}
+
 TEST(yaml_mapping, duplicate_keys_are_errors_naming_the_first) {
   std::vector<ssec::error> errors;
   reader r("f.yaml", errors);
