@@ -128,6 +128,38 @@ void compare_fields(changes& out, const field_context& ctx, const std::vector<dl
                nullptr, &a->where);
 }
 
+// The required fields the generated rule of `d` holds to must for event `type`.
+std::vector<std::string> authored_required(const dl::dialect_spec& d, const std::string& type) {
+  std::vector<std::string> paths;
+  for (const auto* r : d.rules) {
+    if (!r->generated) continue;
+    for (const auto& p : r->check.fields) {
+      if (p.type == type) paths.push_back(p.to_string());
+    }
+  }
+  return paths;
+}
+
+// An event that becomes authored (or stops being) moves its required fields
+// between the dialect's field_required rule and the generated must rule
+// (spec/FORMAT.md, "Authored entries"); the generated rule itself is not
+// compared, so a new authored event type is its EVENT_ADDED alone.
+void compare_authored(changes& out, const dl::dialect_spec& od, const dl::event_spec& oe, const dl::dialect_spec& nd,
+                      const dl::event_spec& ne) {
+  if (oe.origin.authored.empty() == ne.origin.authored.empty()) return;
+  const bool now = !ne.origin.authored.empty();
+  const auto paths = authored_required(now ? nd : od, oe.type);
+  if (paths.empty()) return;
+  const std::string id = dl::authored_rule_id(nd.name);
+  out.push_back(
+      make_change(now ? "RULE_TIGHTENED" : "RULE_RELAXED", nd.name, oe.type, "", id,
+                  nd.name + " " + oe.type +
+                      (now ? ": now authored here (" + ne.origin.authored + ")" : ": no longer authored here") +
+                      ", so " + id + (now ? " holds " : " no longer holds ") + "its required fields " +
+                      ssec::join(paths, ", ") + (now ? " to must" : ""),
+                  &oe.where, &ne.where));
+}
+
 void compare_events(changes& out, const dl::dialect_spec& od, const dl::dialect_spec& nd,
                     const std::set<std::string>& envelope_changes) {
   for (const auto& oe : od.events) {
@@ -142,9 +174,11 @@ void compare_events(changes& out, const dl::dialect_spec& od, const dl::dialect_
           ne->open ? "EVENT_OPENED" : "EVENT_CLOSED", od.name, oe.type, "", "",
           od.name + " " + oe.type + ": open " + (oe.open ? "true" : "false") + " -> " + (ne->open ? "true" : "false"),
           &oe.where, &ne->where));
-    if (oe.purpose != ne->purpose || !same_trace(oe.origin, ne->origin))
+    if (oe.purpose != ne->purpose || !same_trace(oe.origin, ne->origin) ||
+        (!oe.origin.authored.empty() && !ne->origin.authored.empty() && oe.origin.authored != ne->origin.authored))
       out.push_back(make_change("DOC_CHANGED", od.name, oe.type, "", "",
                                 od.name + " " + oe.type + ": purpose or traceability reworded", &oe.where, &ne->where));
+    compare_authored(out, od, oe, nd, *ne);
     compare_fields(out, field_context{od.name, oe.type, &envelope_changes}, oe.fields, ne->fields, "");
   }
   for (const auto& ne : nd.events) {

@@ -159,6 +159,28 @@ struct builder {
     return gen::with_context(d, gen::from_object(o), {});
   }
 
+  // An event that became authored (RULE_TIGHTENED) or stopped being
+  // (RULE_RELAXED): its frame without the first required field the
+  // generated rule holds to must.
+  std::optional<counterexample> authored_example(const catalog_change& c, const dl::dialect_spec& od,
+                                                 const dl::dialect_spec& nd) const {
+    const bool tightened = c.rule == "RULE_TIGHTENED";
+    const auto* rule = (tightened ? new_set : old_set).rule(c.producer_rule);
+    if (rule == nullptr) return std::nullopt;
+    const auto path = std::find_if(rule->check.fields.begin(), rule->check.fields.end(),
+                                   [&](const dl::field_path& p) { return p.type == c.event; });
+    if (path == rule->check.fields.end()) return std::nullopt;
+    const std::string field = ssec::join(path->keys, ".");
+    const auto without = [&](ojson& o) { erase_path(o, field); };
+    if (tightened)
+      return finish("writer", nd, frames(od, c.event, without),
+                    "A producer of OLD may omit " + tick(field) + " from " + tick(c.event) +
+                        " (a should there); NEW's rule " + c.producer_rule + " (must) refuses it.");
+    return finish("reader", nd, frames(nd, c.event, without),
+                  "A producer of NEW may omit " + tick(field) + " from " + tick(c.event) + ", which OLD's rule " +
+                      c.producer_rule + " (must) ruled out and a reader of OLD relies on.");
+  }
+
   std::optional<counterexample> build(const catalog_change& c) const {
     const auto* od = old_set.dialect(c.dialect);
     const auto* nd = new_set.dialect(c.dialect);
@@ -184,6 +206,7 @@ struct builder {
                            : "A producer of OLD adds an undeclared key, which NEW no longer expects.");
     }
     if (c.event == "*") return envelope_example(c, od, nd);
+    if (!c.producer_rule.empty() && od && nd && oe && ne) return authored_example(c, *od, *nd);
     if (!od || !nd || !oe || !ne) return shape_or_rule_example(c, od, nd);
     if (r == "FIELD_ADDED_OPTIONAL" && nf)
       return finish("reader", *nd,

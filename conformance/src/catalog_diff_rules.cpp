@@ -110,7 +110,7 @@ void compare_rule(changes& out, const dl::rule_spec& o, const dl::rule_spec& n, 
     out.push_back(make_change(rule, dialect, "", "", n.id, who + ": " + what, &o.where, &n.where));
   }
   if (o.text != n.text || o.quotes != n.quotes || o.basis != n.basis || o.origin.sources != n.origin.sources ||
-      o.origin.decision != n.origin.decision)
+      o.origin.decision != n.origin.decision || o.origin.authored != n.origin.authored)
     out.push_back(make_change("DOC_CHANGED", dialect, "", "", n.id, who + ": text, quote or traceability reworded",
                               &o.where, &n.where));
 }
@@ -119,7 +119,9 @@ void compare_rule(changes& out, const dl::rule_spec& o, const dl::rule_spec& n, 
 
 void compare_rules(changes& out, const dl::catalog& old_set, const dl::catalog& new_set) {
   auto in_both = [&](const std::string& d) { return old_set.dialect(d) && new_set.dialect(d); };
+  // A generated rule follows its authored events, which compare_events compares.
   for (const auto& o : old_set.rules()) {
+    if (o->generated) continue;
     const auto* n = new_set.rule(o->id);
     for (const auto& d : o->dialects) {
       if (!in_both(d)) continue;  // DIALECT_ADDED / DIALECT_REMOVED say it
@@ -136,6 +138,7 @@ void compare_rules(changes& out, const dl::catalog& old_set, const dl::catalog& 
     }
   }
   for (const auto& n : new_set.rules()) {
+    if (n->generated) continue;
     const auto* o = old_set.rule(n->id);
     for (const auto& d : n->dialects) {
       if (!in_both(d)) continue;

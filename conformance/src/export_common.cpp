@@ -110,6 +110,7 @@ nlohmann::ordered_json trace_json(const sse::dialect::trace& t) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   if (!t.sources.empty()) out["sources"] = t.sources;
   if (!t.decision.empty()) out["decision"] = "DECISIONS.md#" + t.decision;
+  if (!t.authored.empty()) out["authored"] = t.authored;
   return out;
 }
 
@@ -199,6 +200,7 @@ nlohmann::ordered_json rule_json(const rule_spec& r, export_format format) {
   for (const auto& [k, v] : origin.items()) out[k] = v;
   if (!r.quotes.empty()) out["quotes"] = r.quotes;
   out["where"] = r.where.to_string();
+  if (r.generated) out["generated"] = true;
   const auto how = expressed_by(format, r.check.kind);
   if (how.empty()) out["not_expressible"] = true;
   else out["expressed_by"] = how;

@@ -37,7 +37,7 @@ std::string unknown_name(const sse::dialect::dialect_spec& d);
 /// The file facts of the catalog `d` was loaded from, or nullptr.
 const sse::dialect::catalog_file* file_of(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d);
 
-/// {"sources": [...], "decision": "..."} (keys only when set).
+/// {"sources": [...], "decision": "...", "authored": "..."} (keys only when set).
 nlohmann::ordered_json trace_json(const sse::dialect::trace& t);
 /// x-sse-conform-catalog of a dialect: file, versions, document, dialect, profile, trace.
 nlohmann::ordered_json catalog_json(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d);

@@ -58,6 +58,7 @@ std::string trace_text(const sse::dialect::trace& t) {
   std::string out;
   for (const auto& s : t.sources) out += (out.empty() ? "" : ", ") + s;
   if (!t.decision.empty()) out += (out.empty() ? "" : ", ") + ("DECISIONS.md#" + t.decision);
+  if (!t.authored.empty()) out += (out.empty() ? "" : ", ") + ("authored: " + t.authored);
   return out;
 }
 

@@ -54,6 +54,8 @@ nlohmann::ordered_json rules_to_json(const dl::catalog& contract, std::span<cons
                     {"quotes", r.quotes},
                     {"decision", r.origin.decision},
                     {"decisions_file", r.origin.decision.empty() ? std::string() : dl::decisions_file(r)},
+                    {"authored", r.origin.authored},
+                    {"generated", r.generated},
                     {"grounds", dl::basis_text(r)},
                     {"check", dl::to_string(r.check.kind)},
                     {"where", r.where.to_string()},
@@ -82,7 +84,7 @@ void print_rule_explained(std::ostream& out, const pinned_rule& p) {
   const dl::rule_spec& r = *p.rule;
   out << r.id << " (" << dl::to_string(r.level) << ", basis: " << dl::to_string(r.basis) << ")\n"
       << "  " << r.text << "\n"
-      << "  written at " << r.where.to_string() << "; applies to ";
+      << (r.generated ? "  generated at " : "  written at ") << r.where.to_string() << "; applies to ";
   for (std::size_t i = 0; i < r.dialects.size(); ++i) out << (i ? ", " : "") << r.dialects[i];
   out << "\n  check: " << dl::to_string(r.check.kind) << "\n";
   for (std::size_t i = 0; i < r.origin.sources.size(); ++i) {
@@ -91,6 +93,12 @@ void print_rule_explained(std::ostream& out, const pinned_rule& p) {
     out << "\n";
   }
   if (!r.origin.decision.empty()) out << "  decision: " << dl::decisions_file(r) << "#" << r.origin.decision << "\n";
+  if (!r.origin.authored.empty()) out << "  authored: " << r.origin.authored << "\n";
+  if (r.generated) {
+    out << "  generated from the authored events' required fields:";
+    for (const auto& f : r.check.fields) out << " " << f.to_string();
+    out << "\n";
+  }
   const auto list = [&](std::string_view what, const std::vector<std::string>& ids) {
     out << "  " << what << " (" << ids.size() << "):";
     for (const auto& id : ids) out << " " << id;

@@ -3,6 +3,7 @@
 // profiles, counterexamples, the cases that pin a change, the ignore file and
 // the gate.
 #include <algorithm>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -273,6 +274,58 @@ TEST(catalog_diff_gate, levels_parse) {
   EXPECT_EQ(to_string(change_level::err), "ERR");
   EXPECT_EQ(parse_diff_role("writer"), diff_role::writer);
   EXPECT_FALSE(parse_diff_role("all"));
+}
+
+// Authored events (spec/FORMAT.md, "Authored entries"): the rule generated
+// from their required fields is compared through the events, so a team's new
+// type is one addition, and an event that becomes authored tightens its
+// required fields to must.
+const std::string authored_ping =
+    "      - type: ping\n        purpose: Ping.\n        authored: team.md#ping\n        fields:\n"
+    "          - {key: id, type: string, required: true, purpose: Id.}\n";
+const std::string msg_source = "        purpose: A message.\n        source: doc.txt:2\n";
+
+TEST(catalog_diff_authored, a_new_authored_type_is_an_addition_only) {
+  const auto d = diff_texts(base, edited(base, {{note_event, note_event + authored_ping}}));
+  std::set<std::string> rules;
+  for (const auto& c : d.changes) rules.insert(c.rule);
+  EXPECT_EQ(rules, (std::set<std::string>{"EVENT_ADDED", "VERSION_NOT_BUMPED"}));
+  // Another required field on it is the field's change, not a second rule change.
+  const auto more = edited(authored_ping, {{"purpose: Id.}\n",
+                                            "purpose: Id.}\n          - {key: n, type: "
+                                            "integer, required: true, purpose: N.}\n"}});
+  const auto d2 = diff_texts(edited(base, {{note_event, note_event + authored_ping}}),
+                             edited(base, {{note_event, note_event + more}}));
+  rules.clear();
+  for (const auto& c : d2.changes) rules.insert(c.rule);
+  EXPECT_EQ(rules, (std::set<std::string>{"FIELD_ADDED_REQUIRED", "VERSION_NOT_BUMPED"}));
+}
+
+TEST(catalog_diff_authored, an_event_that_becomes_authored_tightens_its_required_fields) {
+  const auto authored = edited(base, {{msg_source, msg_source + "        authored: team.md#msg\n"}});
+  const auto d = diff_texts(base, authored);
+  const auto tightened = with_rule(d, "RULE_TIGHTENED");
+  ASSERT_EQ(tightened.size(), 2u);  // t and its profile p
+  for (const auto* c : tightened) {
+    EXPECT_EQ(c->event, "msg");
+    EXPECT_EQ(c->producer_rule, sse::dialect::authored_rule_id(c->dialect));
+    EXPECT_NE(c->message.find("its required fields msg.text to must"), std::string::npos) << c->message;
+    EXPECT_TRUE(c->example.has_value()) << c->message;
+  }
+  EXPECT_TRUE(with_rule(d, "RULE_ADDED").empty());
+  const auto back = diff_texts(authored, base);
+  const auto relaxed = with_rule(back, "RULE_RELAXED");
+  ASSERT_EQ(relaxed.size(), 2u);
+  EXPECT_NE(relaxed[0]->message.find("no longer authored here"), std::string::npos) << relaxed[0]->message;
+  ASSERT_TRUE(relaxed[0]->example.has_value());
+  EXPECT_EQ(relaxed[0]->example->role, "reader");
+  EXPECT_EQ(tightened[0]->example->role, "writer");
+  EXPECT_EQ(tightened[0]->example->chunks.front(), "data: {\"type\":\"msg\"}\n\n");
+  // A new reference is wording.
+  const auto moved = edited(authored, {{"team.md#msg", "team.md#message"}});
+  std::set<std::string> rules;
+  for (const auto& c : diff_texts(authored, moved).changes) rules.insert(c.rule);
+  EXPECT_EQ(rules, (std::set<std::string>{"DOC_CHANGED", "VERSION_PATCH_NOT_BUMPED"}));
 }
 
 TEST(catalog_diff_builtin, the_built_in_set_against_itself_has_no_changes) {

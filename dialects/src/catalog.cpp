@@ -86,7 +86,26 @@ std::string_view to_string(shape s) noexcept {
 
 std::string_view to_string(severity s) noexcept { return s == severity::must ? "must" : "should"; }
 
-std::string_view to_string(basis b) noexcept { return b == basis::document ? "document" : "decision"; }
+std::string_view to_string(basis b) noexcept {
+  switch (b) {
+    case basis::document: return "document";
+    case basis::decision: return "decision";
+    case basis::authored: return "authored";
+  }
+  return "document";
+}
+
+std::string authored_rule_id(std::string_view dialect) {
+  std::string id;
+  for (const char c : dialect) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    const char up = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    if (alnum) id += up;
+    else if (!id.empty() && id.back() != '-') id += '-';
+  }
+  while (!id.empty() && id.back() == '-') id.pop_back();
+  return id + "-AUTHORED-FIELD-REQUIRED";
+}
 
 std::string decisions_file(const rule_spec& r) {
   const auto slash = r.where.file.find_last_of('/');
@@ -96,6 +115,7 @@ std::string decisions_file(const rule_spec& r) {
 std::string basis_text(const rule_spec& r) {
   std::string out(to_string(r.basis));
   if (r.basis == basis::decision) return out + ", " + decisions_file(r) + "#" + r.origin.decision;
+  if (r.basis == basis::authored) return out + ", " + r.origin.authored;
   if (r.origin.sources.empty()) return out;
   out += ", " + r.origin.sources.front();
   if (!r.quotes.empty()) out += " \"" + r.quotes.front() + "\"";

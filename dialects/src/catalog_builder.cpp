@@ -6,6 +6,7 @@
 #include <map>
 
 #include "catalog_grammar.hpp"
+#include "ssec/support/text.hpp"
 
 namespace sse::dialect {
 
@@ -31,6 +32,7 @@ class catalog_builder {
       read_file(sources[k], k < documents.size() ? documents[k] : ssec::yaml::node(), *cat);
     }
     if (errors_.empty()) resolve_dialects(*cat);
+    if (errors_.empty()) add_authored_rules(*cat);
     if (errors_.empty()) resolve_rules(*cat);
     ssec::load_result<std::shared_ptr<const catalog>> out;
     if (errors_.empty()) {
@@ -173,9 +175,77 @@ class catalog_builder {
         if (s.kind == shape::error) d.error_prefix = s.prefix;
       }
       for (const auto& e : d.events) d.event_index.emplace(e.type, &e);
+      dialect_readers_.emplace(d.name, raw.reader);
       cat.dialects_.push_back(std::move(raw.spec));
     }
     raw_.clear();
+  }
+
+  // The required fields of a dialect's authored events are the catalog's own
+  // word, so a must: one generated field_required rule per dialect names
+  // them (spec/FORMAT.md, "Authored entries"). It covers the events' own
+  // fields and what they nest, not the envelope's (the document's), and
+  // leaves out a path an explicit field_required rule of the dialect names.
+  void add_authored_rules(catalog& cat) {
+    for (const auto& d : cat.dialects_) {
+      const event_spec* first = nullptr;
+      rule_spec rule;
+      for (const auto& e : d->events) {
+        if (e.origin.authored.empty()) continue;
+        if (first == nullptr) first = &e;
+        std::vector<std::string> keys;
+        for (const auto& f : e.fields) {
+          if (!f.from_envelope) add_required_paths(cat, *d, e.type, f, keys, rule.check.fields);
+        }
+      }
+      if (first == nullptr || rule.check.fields.empty()) continue;
+      catalog_reader& r = *dialect_readers_.at(d->name);
+      rule.id = authored_rule_id(d->name);  // a rule id: dialect names are [a-z][a-z0-9_]*
+      rule.where = first->where;
+      const auto taken = std::find_if(cat.rules_.begin(), cat.rules_.end(),
+                                      [&](const std::unique_ptr<rule_spec>& x) { return x->id == rule.id; });
+      if (taken != cat.rules_.end()) {
+        r.error(first->where, "rule id " + in_backticks(rule.id) +
+                                  " belongs to the required fields of the authored events of dialect " +
+                                  in_backticks(d->name) + ", but the rule at " + (*taken)->where.to_string() +
+                                  " has it: rename that rule");
+        continue;
+      }
+      rule.level = severity::must;
+      rule.basis = basis::authored;
+      rule.dialects = {d->name};
+      rule.text = "An event type this catalog authors carries every field the catalog marks required.";
+      // Every reference the events give, once each, in catalog order.
+      std::vector<std::string> refs;
+      for (const auto& e : d->events) {
+        if (!e.origin.authored.empty() && std::find(refs.begin(), refs.end(), e.origin.authored) == refs.end())
+          refs.push_back(e.origin.authored);
+      }
+      rule.origin.authored = ssec::join(refs, "; ");
+      rule.check.kind = check_kind::field_required;
+      rule.generated = true;
+      rule_files_.push_back(&r);
+      cat.rules_.push_back(std::make_unique<rule_spec>(std::move(rule)));
+    }
+  }
+
+  // Appends `f`'s path under `type` when required, then its nested fields'.
+  static void add_required_paths(const catalog& cat, const dialect_spec& d, const std::string& type,
+                                 const field_spec& f, std::vector<std::string>& keys, std::vector<field_path>& out) {
+    keys.push_back(f.key);
+    if (f.required && !named_by_a_rule(cat, d, type, keys)) out.push_back(field_path{type, keys});
+    for (const auto& nested : f.fields) add_required_paths(cat, d, type, nested, keys, out);
+    keys.pop_back();
+  }
+
+  static bool named_by_a_rule(const catalog& cat, const dialect_spec& d, const std::string& type,
+                              const std::vector<std::string>& keys) {
+    return std::any_of(cat.rules_.begin(), cat.rules_.end(), [&](const std::unique_ptr<rule_spec>& r) {
+      if (r->check.kind != check_kind::field_required) return false;
+      if (std::find(r->dialects.begin(), r->dialects.end(), d.name) == r->dialects.end()) return false;
+      return std::any_of(r->check.fields.begin(), r->check.fields.end(),
+                         [&](const field_path& p) { return p.type == type && p.keys == keys; });
+    });
   }
 
   void apply_differences(raw_dialect& raw) {
@@ -355,6 +425,7 @@ class catalog_builder {
   std::vector<ssec::error> errors_;
   std::vector<std::unique_ptr<catalog_reader>> readers_;
   std::vector<raw_dialect> raw_;
+  std::map<std::string, catalog_reader*, std::less<>> dialect_readers_;  // each dialect's file
   std::vector<catalog_reader*> rule_files_;
 };
 

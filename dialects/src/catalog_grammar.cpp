@@ -42,17 +42,17 @@ bool dashed_words(std::string_view s, Pred word, std::size_t min_words) {
   return words >= min_words;
 }
 
-// [A-Z][A-Z0-9]*(-[A-Z0-9]+)+
-bool is_rule_id(std::string_view s) {
-  return !s.empty() && s[0] >= 'A' && s[0] <= 'Z' && dashed_words(s, upper_or_digit, 2);
-}
-
 // [a-z0-9]+(-[a-z0-9]+)*
 bool is_anchor(std::string_view s) { return dashed_words(s, lower_or_digit, 1); }
 
 // A decimal number without a leading zero (0 itself is fine).
 bool is_number_part(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), digit) && (s.size() == 1 || s[0] != '0');
+}
+
+// [A-Z][A-Z0-9]*(-[A-Z0-9]+)+
+bool is_rule_id(std::string_view s) {
+  return !s.empty() && s[0] >= 'A' && s[0] <= 'Z' && dashed_words(s, upper_or_digit, 2);
 }
 
 }  // namespace
@@ -129,8 +129,17 @@ trace catalog_reader::origin(const mapping& m, std::string_view what, bool optio
       error(*m.find("decision"), "decision " + in_backticks(*d) + " must be a DECISIONS.md anchor like `done-in-chat`");
     t.decision = std::move(*d);
   }
-  if (!optional && t.sources.empty() && t.decision.empty() && m.find("source") == nullptr &&
-      m.find("decision") == nullptr) {
+  if (auto a = text(m, "authored", what, false)) {
+    if (a->find_first_of("\r\n") != std::string::npos)
+      error(*m.find("authored"),
+            "`authored` of " + std::string(what) + " must be one line: the team's own reference (a document, a URL)");
+    t.authored = std::move(*a);
+  }
+  const bool traced = !t.sources.empty() || !t.decision.empty() || !t.authored.empty() || m.find("source") != nullptr ||
+                      m.find("decision") != nullptr || m.find("authored") != nullptr;
+  if (!traced && !authored_scope.empty()) {
+    t.authored = authored_scope;
+  } else if (!traced && !optional) {
     error(m.node, std::string(what) + " needs a `source` (document line) or a `decision` (DECISIONS.md anchor)");
   }
   return t;
@@ -345,7 +354,7 @@ std::optional<frame_shape_spec> parse_shape(catalog_reader& r, const ssec::yaml:
 
 std::optional<event_spec> parse_event(catalog_reader& r, const ssec::yaml::node& n, std::string_view dialect,
                                       const std::vector<field_spec>& envelope) {
-  auto m = r.read_mapping(n, "event", {"type", "purpose", "source", "decision", "open", "fields"});
+  auto m = r.read_mapping(n, "event", {"type", "purpose", "source", "decision", "authored", "open", "fields"});
   if (!m) return std::nullopt;
   event_spec ev;
   ev.where = r.where(n);
@@ -361,7 +370,9 @@ std::optional<event_spec> parse_event(catalog_reader& r, const ssec::yaml::node&
   else if (m->find("open") != nullptr) ok = false;
   std::vector<field_spec> own;
   if (const entry* e = m->find("fields")) {
+    r.authored_scope = ev.origin.authored;
     if (!parse_fields(r, e->value, what, envelope.empty() ? nullptr : &envelope, own)) ok = false;
+    r.authored_scope.clear();
   } else {
     r.require(*m, what + " (use [] for none)", {"fields"});
     ok = false;
@@ -571,8 +582,8 @@ std::optional<check_spec> parse_check(catalog_reader& r, const entry& at, const 
 }  // namespace
 
 std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n) {
-  auto m = r.read_mapping(n, "rule",
-                          {"id", "severity", "basis", "dialects", "text", "source", "quote", "decision", "check"});
+  auto m = r.read_mapping(
+      n, "rule", {"id", "severity", "basis", "dialects", "text", "source", "quote", "decision", "authored", "check"});
   if (!m) return std::nullopt;
   rule_spec rule;
   rule.where = r.where(n);
@@ -601,18 +612,23 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n
   else ok = false;
   rule.origin = r.origin(*m, what);
   // basis: optional in format 1 (catalogs written before it existed); then a
-  // rule with a decision rests on it, one without on the document.
+  // rule with a decision rests on it, an authored one on its authors' word,
+  // any other on the document.
   if (auto b = r.text(*m, "basis", what, false)) {
     if (*b == "document") rule.basis = basis::document;
     else if (*b == "decision") rule.basis = basis::decision;
+    else if (*b == "authored") rule.basis = basis::authored;
     else {
-      r.error(*m->find("basis"), "basis of " + what + " must be document or decision, got " + in_backticks(*b));
+      r.error(*m->find("basis"),
+              "basis of " + what + " must be document, decision or authored, got " + in_backticks(*b));
       ok = false;
     }
   } else if (m->has("basis")) {
     ok = false;
   } else {
-    rule.basis = rule.origin.decision.empty() ? basis::document : basis::decision;
+    rule.basis = !rule.origin.decision.empty()   ? basis::decision
+                 : !rule.origin.authored.empty() ? basis::authored
+                                                 : basis::document;
   }
   if (auto q = r.strings(*m, "quote", what, false, true)) rule.quotes = std::move(*q);
   else if (m->has("quote")) ok = false;
@@ -622,9 +638,10 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n
                                    std::to_string(rule.quotes.size()));
     ok = false;
   }
-  if (ok && rule.level == severity::must) {
-    // spec/DECISIONS.md#severity-basis: a must rests on the words of a
-    // document, quoted; an inference is at most a should.
+  // spec/DECISIONS.md#severity-basis: a must rests on the words of a
+  // document, quoted, or on the authors' own word for what their catalog
+  // adds (`authored`, checked below); an inference is at most a should.
+  if (ok && rule.level == severity::must && rule.basis != basis::authored) {
     if (rule.basis != basis::document) {
       r.error(*m->find("severity"), "a must rule rests on the document's words: " + what +
                                         " has basis decision (make it should, or quote the document)");
@@ -636,6 +653,10 @@ std::optional<rule_spec> parse_rule(catalog_reader& r, const ssec::yaml::node& n
   }
   if (ok && rule.basis == basis::decision && rule.origin.decision.empty()) {
     r.error(*m->find("basis"), what + " rests on a decision but names none (`decision:` anchor)");
+    ok = false;
+  }
+  if (ok && rule.basis == basis::authored && rule.origin.authored.empty()) {
+    r.error(*m->find("basis"), what + " rests on its authors' word but names no reference (`authored:`)");
     ok = false;
   }
   if (const entry* e = m->find("check")) {

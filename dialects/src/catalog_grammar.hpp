@@ -31,6 +31,9 @@ class catalog_reader : public ssec::yaml::reader {
   using ssec::yaml::reader::reader;
 
   std::string document;  ///< The file's `document`, once read.
+  /// The `authored` of the event whose fields are being read, or empty: a
+  /// field without a trace of its own carries it.
+  std::string authored_scope;
 
   location where(const ssec::yaml::node& n) const;
   void error(const location& at, std::string message);
@@ -41,7 +44,8 @@ class catalog_reader : public ssec::yaml::reader {
   /// A list of non-empty strings; a single string too when `single_ok`.
   std::optional<std::vector<std::string>> strings(const mapping& m, std::string_view key, std::string_view what,
                                                   bool required, bool single_ok, bool may_be_empty = false);
-  /// `source` / `decision`; at least one unless `optional`.
+  /// `source` / `decision` / `authored` (a key only events and rules
+  /// allow); at least one unless `optional` or inside an authored event.
   trace origin(const mapping& m, std::string_view what, bool optional = false);
 
  private:

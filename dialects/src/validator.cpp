@@ -625,9 +625,9 @@ struct validator::impl {
         case check_kind::last_frame:
           if (s.triggered) {
             report(s, frame, offset, [&] {
-              return texts{
-                  cat({"the end of the stream after the ", s.trigger, " of frame ", std::to_string(s.trigger_frame)}),
-                  describe(ev)};
+              return texts{cat({"the end of the stream after the ", s.trigger, " of frame ",
+                                std::to_string(s.trigger_frame + 1)}),
+                           describe(ev)};
             });
           } else if (role.in_types) {
             s.triggered = true;
@@ -647,7 +647,7 @@ struct validator::impl {
           if (s.triggered && !role.in_allow) {
             report(s, frame, offset, [&] {
               return texts{cat({c.allow.empty() ? "nothing" : "only ", list_text(c.allow), " after the ", s.trigger,
-                                " of frame ", std::to_string(s.trigger_frame)}),
+                                " of frame ", std::to_string(s.trigger_frame + 1)}),
                            describe(ev)};
             });
           }

@@ -480,7 +480,7 @@ std::vector<error_case> error_cases() {
       {"one_quote_per_source", edited(b, "    source: doc.txt:4\n", "    source: [doc.txt:4, doc.txt:5]\n"),
        "demo.yaml:24:12: quote of rule `DEMO-PING-FIRST` needs one entry per source (2), got 1"},
       {"unknown_basis", edited(b, "    severity: must\n", "    severity: must\n    basis: hunch\n"),
-       "demo.yaml:20:12: basis of rule `DEMO-PING-FIRST` must be document or decision, got `hunch`"},
+       "demo.yaml:20:12: basis of rule `DEMO-PING-FIRST` must be document, decision or authored, got `hunch`"},
       {"decision_basis_names_a_decision",
        edited(edited(b, "    severity: must\n", "    severity: should\n    basis: decision\n"),
               "    quote: A ping comes first.\n", ""),

@@ -57,6 +57,12 @@ TEST(validator, frames_after_done) {
     if (fnd.rule->id == "AGENT-DONE-LAST") offsets.push_back(fnd.offset);
   }
   EXPECT_EQ(offsets, (std::vector<std::uint64_t>{agent_ok.size(), agent_ok.size() + chunk.size()}));
+  // Frames are numbered from 1 in the text, as the reports number them.
+  for (const auto& fnd : report.findings) {
+    if (fnd.rule->id == "AGENT-DONE-LAST") {
+      EXPECT_NE(fnd.expected.find("of frame " + std::to_string(report.frames - 2)), std::string::npos) << fnd.expected;
+    }
+  }
 }
 
 // An empty agent stream has no done.

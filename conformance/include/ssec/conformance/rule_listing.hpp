@@ -33,7 +33,8 @@ std::vector<pinned_rule> pin_rules(const sse::dialect::catalog& contract, std::s
                                    std::string_view dialect = {});
 
 /// {"rules_format":1,"catalogs":[{"file","catalog_version"}],"rules":[{"id","severity","basis","dialects",
-/// "text","sources","quotes","decision","decisions_file","grounds","check","where","broken_by","kept_by"}]}.
+/// "text","sources","quotes","decision","decisions_file","authored","generated","grounds","check","where",
+/// "broken_by","kept_by"}]}.
 nlohmann::ordered_json rules_to_json(const sse::dialect::catalog& contract, std::span<const pinned_rule> rules);
 
 /// One line per rule: id, severity, basis, dialects, the number of cases,

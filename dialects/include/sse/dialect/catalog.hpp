@@ -62,6 +62,10 @@ struct location {
 struct trace {
   std::vector<std::string> sources;  ///< "<document>:<line>" or an https URL.
   std::string decision;              ///< Anchor in spec/DECISIONS.md, or empty.
+  /// An event or rule this catalog authors: the team's own reference for it
+  /// (its document, a URL, "this catalog"), or empty. A field of an
+  /// authored event without a trace of its own carries its event's.
+  std::string authored;
 };
 
 /// One field of an event (or of the envelope, or nested in an object field).
@@ -132,9 +136,10 @@ std::string_view to_string(severity s) noexcept;
 enum class basis : std::uint8_t {
   document = 0,  ///< The quoted words of a protocol document or of the WHATWG rules.
   decision = 1,  ///< A reading recorded in spec/DECISIONS.md (never a must).
+  authored = 2,  ///< The catalog's own word: an entry its authors define (`authored`), not a transcription.
 };
 
-/// "document" or "decision".
+/// "document", "decision" or "authored".
 std::string_view to_string(basis b) noexcept;
 
 /// What the validator checks for a rule; see spec/FORMAT.md for each kind.
@@ -215,7 +220,16 @@ struct rule_spec {
   std::vector<std::string> quotes;
   check_spec check;
   location where;
+  /// Built by the loader, not written in a file: the must field_required
+  /// rule of a dialect's authored events (authored_rule_id()). Catalog diff
+  /// compares the events it comes from, not the rule.
+  bool generated = false;
 };
+
+/// The id of the rule that holds the required fields of a dialect's
+/// authored events to must: "CHAT-AUTHORED-FIELD-REQUIRED" for `chat`
+/// (upper case, `_` as a dash).
+std::string authored_rule_id(std::string_view dialect);
 
 /// The DECISIONS.md beside the catalog file that holds `r` (its
 /// `where.file`): "spec/DECISIONS.md" for the built-in catalogs,
@@ -224,8 +238,8 @@ struct rule_spec {
 std::string decisions_file(const rule_spec& r);
 
 /// What a rule rests on, in one line for a finding: `document, <source>
-/// "<quote>"` (the first source and its quote, "+N more" for the others) or
-/// `decision, <decisions_file(r)>#<anchor>`.
+/// "<quote>"` (the first source and its quote, "+N more" for the others),
+/// `decision, <decisions_file(r)>#<anchor>` or `authored, <reference>`.
 std::string basis_text(const rule_spec& r);
 
 /// What a frame of one type is to one rule: whether the rule's type lists

@@ -53,7 +53,7 @@ struct check_finding {
   std::string expected;
   std::string seen;
   std::size_t stream = 0;  ///< 0: the first response; 1: the resumed one (Last-Event-ID).
-  /// What a catalog rule's severity rests on: "document" or "decision", and
+  /// What a catalog rule's severity rests on: "document", "decision" or "authored", and
   /// the line sse::dialect::basis_text gives; both empty for the tool's own
   /// findings (connection, limits, scenario expectations).
   std::string basis{};
