@@ -103,6 +103,7 @@ TEST(consumer_profile, the_repository_profiles_load) {
 }
 
 struct bad_profile {
+  const char* name;  // the test's name: stable across builds
   const char* text;
   const char* error;  // the whole first error, file:line:column: message
 };
@@ -118,23 +119,31 @@ TEST_P(consumer_profile_errors, are_positioned) {
 INSTANTIATE_TEST_SUITE_P(
     loader, consumer_profile_errors,
     ::testing::Values(
-        bad_profile{"profile_format: 2\nname: t\ndialect: chat\nunknown_types: ignore\nhandles: {content: []}\n",
+        bad_profile{"unknown_format",
+                    "profile_format: 2\nname: t\ndialect: chat\nunknown_types: ignore\nhandles: {content: []}\n",
                     "p.yaml:1:17: profile_format 2 is not known to this build (it reads 1)"},
-        bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_types: drop\nhandles: {content: []}\n",
+        bad_profile{"unknown_policy",
+                    "profile_format: 1\nname: t\ndialect: chat\nunknown_types: drop\nhandles: {content: []}\n",
                     "p.yaml:4:16: `unknown_types` must be ignore, surface or reject, not `drop`"},
-        bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles:\n  content: [text]\n",
+        bad_profile{"not_a_pointer",
+                    "profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles:\n  content: [text]\n",
                     "p.yaml:6:13: `text` is not a JSON Pointer (\"/key\", \"/key/sub\")"},
-        bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_type: ignore\nhandles: {content: []}\n",
+        bad_profile{"unknown_key",
+                    "profile_format: 1\nname: t\ndialect: chat\nunknown_type: ignore\nhandles: {content: []}\n",
                     "p.yaml:4:1: unknown key `unknown_type` in a consumer profile (allowed: profile_format, name, "
                     "dialect, unknown_types, aborts_on, requires, handles)"},
-        bad_profile{"profile_format: 1\nname: t\nunknown_types: ignore\nhandles: {content: []}\n",
+        bad_profile{"missing_dialect", "profile_format: 1\nname: t\nunknown_types: ignore\nhandles: {content: []}\n",
                     "p.yaml:1:1: missing required key `dialect` in a consumer profile"},
-        bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles:\n  content: []\n  "
+        bad_profile{"duplicate_key",
+                    "profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles:\n  content: []\n  "
                     "content: [/text]\n",
                     "p.yaml:7:3: duplicate key `content` in `handles` (first at line 6)"},
-        bad_profile{"profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles: {}\n",
+        bad_profile{"no_handled_type",
+                    "profile_format: 1\nname: t\ndialect: chat\nunknown_types: ignore\nhandles: {}\n",
                     "p.yaml:5:10: `handles` must name at least one event type"},
-        bad_profile{"profile_format: 1\nname: [t\n", "p.yaml:3:1: malformed YAML: end of sequence flow not found"}));
+        bad_profile{"malformed_yaml", "profile_format: 1\nname: [t\n",
+                    "p.yaml:3:1: malformed YAML: end of sequence flow not found"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 std::vector<std::string> rules_of(const std::vector<conf::profile_finding>& fs, conf::change_level level) {
   std::vector<std::string> out;
