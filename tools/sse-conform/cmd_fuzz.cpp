@@ -38,6 +38,7 @@ struct fuzz_args {
   int timeout_ms = 2000;
   int hello_timeout_ms = 10000;
   std::size_t max_fingerprints = 64;
+  std::size_t max_exemplars = 3;
   double shrink_seconds = 10;
   double progress_s = 10;
   bool no_progress = false;
@@ -139,6 +140,7 @@ int fuzz(const fuzz_args& a) {
   if (a.hello_timeout_ms != fuzz_args{}.hello_timeout_ms)
     o.run_options += " --hello-timeout-ms " + std::to_string(a.hello_timeout_ms);
   o.max_fingerprints = a.max_fingerprints;
+  o.max_exemplars = a.max_exemplars;
   o.shrink_seconds = a.shrink_seconds;
   o.reference_version = std::string("sse-conform ") + SSEC_VERSION;
   o.tool = harness::shell_quote(self_path());
@@ -207,6 +209,10 @@ void add_fuzz_command(CLI::App& app, int& code) {
       ->capture_default_str();
   cmd->add_option("--max-fingerprints", args->max_fingerprints, "Findings kept per implementation")
       ->check(in_range<std::size_t>(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--exemplars", args->max_exemplars,
+                  "Cases kept per fingerprint: a later sample whose shrunk lines take another shape is kept too")
+      ->check(in_range<std::size_t>(1, 16))
       ->capture_default_str();
   cmd->add_option("--shrink-seconds", args->shrink_seconds, "Time to shrink one finding")
       ->check(in_range(0.0, 3600.0))

@@ -92,14 +92,16 @@ std::vector<std::string> tags_for(const conf::test_case& c) {
 
 std::string finding_case_text(const conf::test_case& c, const divergence& d, const provenance& p) {
   std::ostringstream out;
-  const std::string key = p.impl_name + "/" + d.fingerprint;
+  const std::string key =
+      p.impl_name + "/" + d.fingerprint + (p.exemplar > 1 ? "#" + std::to_string(p.exemplar) : std::string());
+  const std::string which = p.exemplar > 1 ? " (exemplar " + std::to_string(p.exemplar) + ")" : std::string();
   const std::string hash = [&] {
     std::ostringstream h;
     h << std::hex << ssec::fnv1a(key + "\n" + c.input);
     return h.str();
   }();
   out << "# Found by `sse-conform fuzz` (tools/docs/fuzz.md); review before moving it into conformance/cases/.\n"
-      << "# fingerprint: " << d.fingerprint << "\n"
+      << "# fingerprint: " << d.fingerprint << which << "\n"
       << "# grade: " << conf::to_string(d.outcome) << "\n"
       << (p.compound_of.empty() ? std::string()
                                 : "# compound of: " + ssec::join(p.compound_of, " + ") +
@@ -109,7 +111,7 @@ std::string finding_case_text(const conf::test_case& c, const divergence& d, con
       << " reference=\"" << plain(p.reference) << "\"\n";
   for (const auto& line : brief_difference(d.first_difference)) out << "#   " << line << "\n";
   out << "- id: " << finding_id(key) << "\n";
-  out << "  name: Differential fuzzing of " << plain(p.impl_name) << " found " << d.fingerprint << "\n";
+  out << "  name: Differential fuzzing of " << plain(p.impl_name) << " found " << d.fingerprint << which << "\n";
   out << "  from: [fuzz/" << hash;
   std::vector<std::string> decisions =
       d.outcome == conf::outcome::informational ? d.decisions : std::vector<std::string>{};

@@ -338,26 +338,89 @@ class fuzz_run {
     return names;
   }
 
+  // Whether a hit `d` of `f`'s fingerprint is shrunk to look for another
+  // trigger (fuzz_options::max_exemplars), under the impl's mutex: for a
+  // fingerprint named by a value difference (not a compound), when the
+  // characters where the value first differs (divergence::detail) are new
+  // for it (another trigger usually differs elsewhere), at most 4 tries per
+  // exemplar wanted.
+  bool wants_exemplar(finding& f, const divergence& d) const {
+    if (f.shape.empty() || !f.compound_of.empty() || d.detail.empty() || !names_a_value_difference(d.fingerprint) ||
+        f.d.outcome == conf::outcome::informational || 1 + f.also.size() >= o_.max_exemplars ||
+        f.exemplar_tries >= 4 * (o_.max_exemplars - 1)) {
+      return false;
+    }
+    return f.tried_details.insert(d.detail).second;
+  }
+
+  // Named by how one value differs (wire.data.truncated): a class of
+  // differences two bugs can share. A repair's name (wire.bom) or a block
+  // kind names the bug's own mechanism.
+  static bool names_a_value_difference(std::string_view fingerprint) {
+    for (const std::string_view member : {".type.", ".data.", ".last-id.", ".raw.", ".text."}) {
+      if (fingerprint.find(member) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  struct written_case {
+    std::filesystem::path file;
+    std::string reproduce;
+    std::string not_written;
+    std::string write_error;
+  };
+
+  // Writes exemplar `p.exemplar` of `d` (its first: <fingerprint>.yaml,
+  // else <fingerprint>.<n>.yaml), unless `run` would skip it.
+  written_case write_case(const impl_state& st, const conf::test_case& c, const divergence& d,
+                          const provenance& p) const {
+    written_case w;
+    const std::string stem = d.fingerprint + (p.exemplar > 1 ? "." + std::to_string(p.exemplar) : std::string());
+    const fs::path file = st.dir / (stem + ".yaml");
+    if (const auto lacking = conf::missing_capabilities(c, st.caps); !lacking.empty()) {
+      w.not_written = "not written: the shrunk case needs capability " + ssec::join(lacking, ", ") +
+                      ", which the adapter does not list, so `run` would skip it";
+      return w;
+    }
+    if (auto ok = write_finding_file(file, finding_case_text(c, d, p)); !ok) {
+      w.not_written = ok.error().to_string();
+      w.write_error = w.not_written;
+      return w;
+    }
+    w.file = file;
+    conf::test_case named = c;
+    named.id = finding_id(st.info.name + "/" + d.fingerprint +
+                          (p.exemplar > 1 ? "#" + std::to_string(p.exemplar) : std::string()));
+    named.topic = stem;  // the loader names a case's topic after its file
+    w.reproduce = o_.tool + " run --impl " + harness::shell_quote(st.command) + " --cases " +
+                  harness::shell_quote(st.dir.string()) + " --run " + harness::shell_quote(named.path()) +
+                  " --chunking as-written" + o_.run_options;
+    return w;
+  }
+
   void record(std::size_t k, adapter_process& proc, std::uint64_t index, const sample& s, const divergence& d,
               int depth = 0) {
     impl_state& st = *impls_[k];
+    bool another = false;  // a later sample of a known fingerprint, shrunk to look for another trigger
     {
       const std::lock_guard lock(st.mutex);
       if (auto it = st.found.find(d.fingerprint); it != st.found.end()) {
         ++it->second.hits;
-        return;
-      }
-      if (st.found.size() >= o_.max_fingerprints) {
+        if (depth > 0 || !wants_exemplar(it->second, d)) return;
+        ++it->second.exemplar_tries;
+        another = true;
+      } else if (st.found.size() >= o_.max_fingerprints) {
         ++st.over_limit;
         return;
+      } else {
+        finding f;
+        f.d = d;
+        f.hits = 1;
+        f.first_exec = index;
+        f.original_bytes = s.bytes.size();
+        st.found.emplace(d.fingerprint, f);
+        st.order.push_back(d.fingerprint);
       }
-      finding f;
-      f.d = d;
-      f.hits = 1;
-      f.first_exec = index;
-      f.original_bytes = s.bytes.size();
-      st.found.emplace(d.fingerprint, f);
-      st.order.push_back(d.fingerprint);
     }
     // Shrink while it keeps its fingerprint, on this worker's adapter, into a
     // case `run` grades: one that needs no capability the adapter lacks. A
@@ -369,11 +432,15 @@ class fuzz_run {
       return conf::missing_capabilities(reference_case(o_.layer, x, dialect_), st.caps);
     };
     std::optional<divergence> kept;
+    // A further exemplar also keeps how its value differs: shrinking on the
+    // fingerprint alone would lead it to the smallest trigger, the first's.
+    const std::string& detail = d.detail;
     const auto same_fingerprint = [&](const sample& candidate) {
       if (interrupted()) return false;
       const conf::test_case c = reference_case(o_.layer, candidate, dialect_);
       auto again = try_sample(proc, st, c, candidate);
       if (interrupted() || !again || again->fingerprint != d.fingerprint) return false;
+      if (another && again->detail != detail) return false;
       kept = std::move(again);
       return true;
     };
@@ -400,34 +467,24 @@ class fuzz_run {
     const conf::test_case c = reference_case(o_.layer, small, dialect_);
     divergence final_d = d;
     if (interrupted()) {
+      if (another) return;  // a half-shrunk case would differ from the first by its leftovers only
       final_d = kept.value_or(d);
       stats.complete = false;
     } else if (auto again = try_sample(proc, st, c, small); again && again->fingerprint == d.fingerprint) {
       final_d = *again;
+    }
+    if (another) {
+      keep_exemplar(st, index, small, c, final_d);
+      return;
     }
     std::vector<std::string> compound;
     if (!interrupted() && !d.fingerprint.starts_with("adapter.") && d.outcome != conf::outcome::informational) {
       compound = compound_parts(k, proc, index, small, final_d, depth);
     }
 
-    provenance p;
-    p.seed = o_.seed;
-    p.sample_index = index;
-    p.reference = o_.reference_version;
-    p.impl_name = st.info.name;
-    p.impl_version = st.info.version;
-    p.impl_command = st.command;
+    provenance p = provenance_of(st, index);
     p.compound_of = compound;
-    const std::string text = finding_case_text(c, final_d, p);
-    const fs::path file = st.dir / (d.fingerprint + ".yaml");
-    std::string not_written, write_error;
-    if (const auto lacking = conf::missing_capabilities(c, st.caps); !lacking.empty()) {
-      not_written = "not written: the shrunk case needs capability " + ssec::join(lacking, ", ") +
-                    ", which the adapter does not list, so `run` would skip it";
-    } else if (auto written = write_finding_file(file, text); !written) {
-      not_written = written.error().to_string();
-      write_error = not_written;
-    }
+    const written_case w = write_case(st, c, final_d, p);
 
     const std::lock_guard lock(st.mutex);
     finding& f = st.found.at(d.fingerprint);
@@ -438,18 +495,51 @@ class fuzz_run {
     f.shrink_complete = stats.complete;
     f.shrunk_escaped = conf::describe_chunks(chunks_of(small), 200);
     f.compound_of = compound;
-    if (!not_written.empty()) {
-      f.not_written = not_written;
-      if (!write_error.empty() && st.write_error.empty()) st.write_error = write_error;
-      return;
+    f.shape = trigger_shape(small.bytes);
+    f.file = w.file;
+    f.reproduce = w.reproduce;
+    f.not_written = w.not_written;
+    if (!w.write_error.empty() && st.write_error.empty()) st.write_error = w.write_error;
+  }
+
+  provenance provenance_of(const impl_state& st, std::uint64_t index) const {
+    provenance p;
+    p.seed = o_.seed;
+    p.sample_index = index;
+    p.reference = o_.reference_version;
+    p.impl_name = st.info.name;
+    p.impl_version = st.info.version;
+    p.impl_command = st.command;
+    return p;
+  }
+
+  // A further exemplar of a known fingerprint, kept when its shrunk lines
+  // take a shape none of the fingerprint's cases has.
+  void keep_exemplar(impl_state& st, std::uint64_t index, const sample& small, const conf::test_case& c,
+                     const divergence& d) {
+    exemplar e;
+    e.shape = trigger_shape(small.bytes);
+    e.shrunk_bytes = small.bytes.size();
+    e.shrunk_escaped = conf::describe_chunks(chunks_of(small), 200);
+    std::size_t n = 0;
+    {
+      const std::lock_guard lock(st.mutex);
+      finding& f = st.found.at(d.fingerprint);
+      const bool seen = e.shape == f.shape || std::any_of(f.also.begin(), f.also.end(),
+                                                          [&](const exemplar& x) { return x.shape == e.shape; });
+      if (seen || 1 + f.also.size() >= o_.max_exemplars) return;
+      f.also.push_back(e);  // its place (and number) now, its file below
+      n = f.also.size() + 1;
     }
-    f.file = file;
-    conf::test_case named = c;
-    named.id = finding_id(st.info.name + "/" + d.fingerprint);
-    named.topic = d.fingerprint;
-    f.reproduce = o_.tool + " run --impl " + harness::shell_quote(st.command) + " --cases " +
-                  harness::shell_quote(st.dir.string()) + " --run " + harness::shell_quote(named.path()) +
-                  " --chunking as-written" + o_.run_options;
+    provenance p = provenance_of(st, index);
+    p.exemplar = n;
+    const written_case w = write_case(st, c, d, p);
+    const std::lock_guard lock(st.mutex);
+    exemplar& kept = st.found.at(d.fingerprint).also[n - 2];
+    kept.file = w.file;
+    kept.reproduce = w.reproduce;
+    kept.not_written = w.not_written;
+    if (!w.write_error.empty() && st.write_error.empty()) st.write_error = w.write_error;
   }
 
   const fuzz_options& o_;

@@ -72,9 +72,16 @@ wire_expectation expected_wire(const conf::test_case& c) {
 }
 
 // An event the answer changed in place, named by its first differing member.
-std::string changed_event(const sse::event& w, const sse::event& g) {
-  if (w.type != g.type) return "wire.type." + string_difference_class(w.type, g.type);
-  if (w.data != g.data) return "wire.data." + string_difference_class(w.data, g.data);
+std::string changed_event(const sse::event& w, const sse::event& g, std::string& detail) {
+  if (w.type != g.type) {
+    detail = string_difference_detail(w.type, g.type);
+    return "wire.type." + string_difference_class(w.type, g.type);
+  }
+  if (w.data != g.data) {
+    detail = string_difference_detail(w.data, g.data);
+    return "wire.data." + string_difference_class(w.data, g.data);
+  }
+  detail = string_difference_detail(w.last_event_id, g.last_event_id);
   return "wire.last-id." + string_difference_class(w.last_event_id, g.last_event_id);
 }
 
@@ -84,7 +91,8 @@ std::string changed_event(const sse::event& w, const sse::event& g) {
 // a block the reference dispatched nothing for by that block's kind; an event
 // changed in place by its first differing member; an event only the
 // reference has by whether its data was empty; any other extra event "other".
-std::string wire_fingerprint(const wire_expectation& want, const conf::answer& a, std::string_view input) {
+std::string wire_fingerprint(const wire_expectation& want, const conf::answer& a, std::string_view input,
+                             std::string& detail) {
   const auto& got = *a.wire;
   if (got.error) return "wire.rejected";
   if (!a.lone_surrogate.empty()) return "wire.lone-surrogate";
@@ -116,7 +124,7 @@ std::string wire_fingerprint(const wire_expectation& want, const conf::answer& a
         if (e.what == block_edit::op::remove && !removed) removed = e.want;
         if (e.what == block_edit::op::insert && !inserted) inserted = e.got;
       }
-      if (removed && inserted) return changed_event(wv[*removed], gv[*inserted]);
+      if (removed && inserted) return changed_event(wv[*removed], gv[*inserted], detail);
       if (inserted) return "wire.events.extra.other";
       return std::string("wire.events.missing.") + (wv[*removed].data.empty() ? "empty-data" : "data");
     }
@@ -130,7 +138,7 @@ std::string wire_fingerprint(const wire_expectation& want, const conf::answer& a
         if (script[r].what == edit::op::remove && !removed) removed = script[r].want;
         if (script[r].what == edit::op::insert && !inserted) inserted = script[r].got;
       }
-      if (removed && inserted) return changed_event(wv[*removed], gv[*inserted]);
+      if (removed && inserted) return changed_event(wv[*removed], gv[*inserted], detail);
       if (inserted) return "wire.events.extra.other";
       return std::string("wire.events.missing.") + (wv[*removed].data.empty() ? "empty-data" : "data");
     }
@@ -142,7 +150,7 @@ std::string wire_fingerprint(const wire_expectation& want, const conf::answer& a
   return "wire.other";
 }
 
-std::string dialect_fingerprint(const conf::test_case& c, const conf::answer& a) {
+std::string dialect_fingerprint(const conf::test_case& c, const conf::answer& a, std::string& detail) {
   const std::string layer(conf::to_string(c.layer));
   if (a.dialect_rejection) return layer + ".rejected";
   const auto& got = *a.dialect;
@@ -173,8 +181,14 @@ std::string dialect_fingerprint(const conf::test_case& c, const conf::answer& a)
              std::string(sse::dialect::to_string(have->kind));
     }
     if (want->type != have->type) return layer + ".type.differs";
-    if (want->raw != have->raw) return layer + ".raw." + string_difference_class(want->raw, have->raw);
-    if (want->text != have->text) return layer + ".text." + string_difference_class(want->text, have->text);
+    if (want->raw != have->raw) {
+      detail = string_difference_detail(want->raw, have->raw);
+      return layer + ".raw." + string_difference_class(want->raw, have->raw);
+    }
+    if (want->text != have->text) {
+      detail = string_difference_detail(want->text, have->text);
+      return layer + ".text." + string_difference_class(want->text, have->text);
+    }
     if (want->fields != have->fields) {
       // The first key that differs, named only when the catalog could (a
       // generated key would make one bug many fingerprints).
@@ -397,6 +411,12 @@ std::vector<std::string> brief_difference(std::string_view text, std::size_t max
   return out;
 }
 
+std::string string_difference_detail(std::string_view expected, std::string_view got) {
+  std::size_t i = 0;
+  while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+  return char_class(expected, i) + "/" + char_class(got, i);
+}
+
 std::string string_difference_class(std::string_view expected, std::string_view got) {
   std::size_t i = 0;
   while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
@@ -409,6 +429,14 @@ std::string string_difference_class(std::string_view expected, std::string_view 
   const auto named = [](const std::string& k) -> std::string {
     return k == "lf" || k == "cr" || k == "space" || k == "nul" || k == "fffd" || k == "bom" ? k : std::string("other");
   };
+  // One run of characters lost (or added) inside the value, the rest equal:
+  // named by the run's first character, not by whatever follows it, so one
+  // bug (a line's data dropped) is one class through every stream.
+  std::size_t j = 0;
+  while (j < expected.size() - i && j < got.size() - i && expected[expected.size() - 1 - j] == got[got.size() - 1 - j])
+    ++j;
+  if (i + j == got.size()) return "dropped-" + named(char_class(expected, i));
+  if (i + j == expected.size()) return "inserted-" + named(char_class(got, i));
   const std::string a = named(char_class(expected, i)), b = named(char_class(got, i));
   return a == "other" && b == "other" ? std::string("differs") : a + "-vs-" + b;
 }
@@ -492,7 +520,8 @@ std::optional<divergence> judge(const conf::test_case& c, const exchange& ex, co
   if (wire && a.wire && !a.wire->error) want = expected_wire(graded);
   conf::grade g = conf::grade_answer(graded, a, false);
   if (g.outcome == conf::outcome::pass) return std::nullopt;
-  d.fingerprint = wire ? (want ? wire_fingerprint(*want, a, c.input) : "wire.rejected") : dialect_fingerprint(c, a);
+  d.fingerprint = wire ? (want ? wire_fingerprint(*want, a, c.input, d.detail) : "wire.rejected")
+                       : dialect_fingerprint(c, a, d.detail);
   if (d.fingerprint.starts_with("wire.retry.")) {
     d.decisions = retry_decisions(c, a);
     if (!d.decisions.empty()) {

@@ -56,6 +56,10 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
       out << "      input " << f.shrunk_escaped << "\n";
       for (const auto& line : brief_difference(f.d.first_difference)) out << "      " << line << "\n";
       out << "      " << (f.not_written.empty() ? f.file.string() : f.not_written) << "\n";
+      for (const auto& e : f.also) {
+        out << "    also, another trigger: input " << e.shrunk_escaped << "\n"
+            << "      " << (e.not_written.empty() ? e.file.string() : e.not_written) << "\n";
+      }
     }
     if (!i.write_error.empty()) out << "  error: findings were lost: " << i.write_error << "\n";
     if (!i.findings.empty()) out << "  reproduce: " << reproduce_all(o, i) << "\n";
@@ -117,6 +121,16 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
       fj["reproduce"] = f.reproduce;
       if (!f.not_written.empty()) fj["not_written"] = f.not_written;
       if (!f.compound_of.empty()) fj["compound_of"] = f.compound_of;
+      oj also = oj::array();
+      for (const auto& e : f.also) {
+        oj ej{{"bytes", e.shrunk_bytes},
+              {"input", e.shrunk_escaped},
+              {"file", e.file.string()},
+              {"reproduce", e.reproduce}};
+        if (!e.not_written.empty()) ej["not_written"] = e.not_written;
+        also.push_back(std::move(ej));
+      }
+      fj["also"] = std::move(also);
       findings.push_back(std::move(fj));
     }
     ij["findings"] = std::move(findings);

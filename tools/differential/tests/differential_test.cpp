@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -148,12 +149,32 @@ TEST(differential_shrink, keeps_only_what_the_predicate_needs) {
   EXPECT_EQ(plain.bytes, "aQa");
 }
 
+TEST(differential_shrink, trigger_shapes_tell_line_forms_apart_not_letters) {
+  EXPECT_EQ(diff::trigger_shape("data\ndata:a\n\n"), "data\ndata:v\n\n");
+  EXPECT_EQ(diff::trigger_shape("data:\r\ndata: \r\rdata::\n"), "data:\ndata:\n\ndata:v\n");
+  EXPECT_EQ(diff::trigger_shape("\xEF\xBB\xBF"
+                                "data\n: hi\nxyz:1\nAbc\nevent:e"),
+            "data\n:\nother:v\nother\nevent:v\n");
+  EXPECT_EQ(diff::trigger_shape("id:x\nretry:1\n"), diff::trigger_shape("id:yy\nretry:22\n"));
+  EXPECT_EQ(diff::trigger_shape(""), "");
+}
+
 TEST(differential_oracle, string_difference_classes) {
   EXPECT_EQ(diff::string_difference_class("a\nb", "a"), "truncated");
   EXPECT_EQ(diff::string_difference_class("", std::string("a\0", 2)), "extended");
-  EXPECT_EQ(diff::string_difference_class(" a", "a"), "space-vs-other");
+  EXPECT_EQ(diff::string_difference_class(" a", "a"), "dropped-space");
   EXPECT_EQ(diff::string_difference_class("ab", "a\t"), "differs");
   EXPECT_EQ(diff::string_difference_class("a\nb", "a\rb"), "lf-vs-cr");
+  EXPECT_EQ(diff::string_difference_class(" a", "\xEF\xBF\xBD"), "space-vs-fffd");
+  // A run lost or added inside the value is named by its first character,
+  // whatever follows: "data\ndata:X" read without its first line is one class.
+  for (const std::string rest : {std::string("a"), std::string(" "), std::string("\xEF\xBB\xBF"), std::string("\0", 1),
+                                 std::string("\xEF\xBF\xBD")}) {
+    EXPECT_EQ(diff::string_difference_class("\n" + rest, rest), "dropped-lf") << rest;
+  }
+  EXPECT_EQ(diff::string_difference_class("x\ny", "xy"), "dropped-lf");
+  EXPECT_EQ(diff::string_difference_class("m", " m"), "inserted-space");
+  EXPECT_EQ(diff::string_difference_class("aXb", "aYYb"), "differs");
 }
 
 ssec::exchange answer(const std::string& line) { return {ssec::exchange_status::ok, line, ""}; }
@@ -398,7 +419,9 @@ TEST_P(fuzz_bug, is_found_shrunk_and_reproduced_by_run) {
   const fs::path found = dir_ / "found";
   const auto loaded = conf::load_case_tree(found, "found", project_tags());
   ASSERT_TRUE(loaded.ok()) << loaded.error_text();
-  EXPECT_EQ(loaded.value.size(), findings.size());
+  std::size_t written = 0;
+  for (const auto& f : findings) written += 1 + f["also"].size();
+  EXPECT_EQ(loaded.value.size(), written);
   const std::string cases = " --cases '" + found.string() + "'";
   EXPECT_EQ(run("run --impl \"" + variant + "\"" + cases).status, 1);
   const auto correct = run("run --impl \"" + toy + "\"" + cases);
@@ -476,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(one_bug_dialect_variants, fuzz_dialect_bug,
                          ::testing::Values(dialect_bug_param{"agent", "drop-non-object", "agent.events.missing"},
                                            dialect_bug_param{"chat", "no-error-prefix",
                                                              "chat.kind.error-vs-plain_text"},
-                                           dialect_bug_param{"chat", "error-space", "chat.text.other-vs-space"}),
+                                           dialect_bug_param{"chat", "error-space", "chat.text.inserted-space"}),
                          // Named after the layer and bug, so ctest names stay the same from build to build.
                          [](const ::testing::TestParamInfo<dialect_bug_param>& info) {
                            std::string name = std::string(info.param.layer) + "_" + info.param.bug;
@@ -516,6 +539,7 @@ TEST_P(fuzz_multi_bug, one_fingerprint_per_bug_and_every_case_reproduces) {
     const auto again = shell(f["reproduce"].get<std::string>());
     EXPECT_EQ(again.status, 1) << f.dump(2) << again.out << again.err;
     EXPECT_NE(again.out.find("FAILED: 1 case: 1 fail ("), std::string::npos) << again.out;
+    for (const auto& e : f["also"]) EXPECT_EQ(shell(e["reproduce"].get<std::string>()).status, 1) << e.dump(2);
   }
   std::sort(got.begin(), got.end());
   auto want = p.fingerprints;
@@ -524,7 +548,9 @@ TEST_P(fuzz_multi_bug, one_fingerprint_per_bug_and_every_case_reproduces) {
   for (const auto& part : parts) EXPECT_TRUE(std::binary_search(want.begin(), want.end(), part)) << part;
   const auto all = shell(j["impls"][0]["reproduce"].get<std::string>() + " --require-all");
   EXPECT_EQ(all.status, 1) << all.out << all.err;
-  const std::string n = std::to_string(j["impls"][0]["findings"].size());
+  std::size_t cases = 0;
+  for (const auto& f : j["impls"][0]["findings"]) cases += 1 + f["also"].size();
+  const std::string n = std::to_string(cases);
   EXPECT_NE(all.out.find("FAILED: " + n + " cases: " + n + " fail ("), std::string::npos) << all.out;
 }
 
@@ -538,6 +564,35 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<multi_bug_param>& info) {
       return std::string(info.index == 0 ? "two" : "three_without_ids");
     });
+
+// Two bugs that share a fingerprint (a value cut short: at its first colon,
+// or to its first data line) keep a case each, and each case fails the toy
+// carrying its bug and passes the one carrying the other.
+TEST_F(fuzz_cli, two_bugs_sharing_a_fingerprint_keep_an_exemplar_each) {
+  const auto r = run(fuzz_args(toy + " --bug first-data,colon-cut", 300, "--max-execs 3000 --shrink-seconds 5"));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  const json j = summary();
+  ASSERT_EQ(j["impls"][0]["findings"].size(), 1u) << j.dump(2);
+  const json& f = j["impls"][0]["findings"][0];
+  EXPECT_EQ(f["fingerprint"], "wire.data.truncated");
+  ASSERT_EQ(f["also"].size(), 1u) << f.dump(2);
+  const json& second = f["also"][0];
+  EXPECT_EQ((std::set<std::string>{f["input"], second["input"]}),
+            (std::set<std::string>{R"(["data::\n\n"])", R"(["data\ndata\n\n"])"}));
+  EXPECT_NE(r.out.find("also, another trigger: input"), std::string::npos) << r.out;
+  EXPECT_TRUE(second["file"].get<std::string>().ends_with("/wire.data.truncated.2.yaml")) << second.dump();
+  const auto colon_first = f["input"] == R"(["data::\n\n"])";
+  for (const auto& [command, colon] : {std::pair{f["reproduce"].get<std::string>(), colon_first},
+                                       std::pair{second["reproduce"].get<std::string>(), !colon_first}}) {
+    EXPECT_EQ(shell(command).status, 1) << command;
+    const std::string other = colon ? "first-data" : "colon-cut";
+    const auto cmd = std::regex_replace(command, std::regex("first-data,colon-cut"), other);
+    EXPECT_EQ(shell(cmd).status, 0) << cmd;
+  }
+  // --exemplars 1: the first case only.
+  const auto one = run(fuzz_args(toy + " --bug first-data,colon-cut", 300, "--max-execs 3000 --exemplars 1"));
+  EXPECT_EQ(summary()["impls"][0]["findings"][0]["also"].size(), 0u) << one.out;
+}
 
 // A reporting capability left out of the hello (adapter-protocol.md) excuses
 // what the adapter cannot show, as `run` skips the cases needing it; a

@@ -15,6 +15,7 @@
 //   dataless     dispatches a block that has field lines but no data line
 //   tail         dispatches the unterminated block at the end of the stream
 //   bom-lines    strips a U+FEFF at the start of every line, not only the stream's
+//   colon-cut    ends a data line's value at its first colon (splits the line on every colon)
 // With `--omit CAP` (repeatable) its hello lists every capability of
 // adapter-protocol.md but those: `--omit retry` says it cannot report retry.
 #include <unistd.h>
@@ -91,6 +92,7 @@ json parse_stream(const std::string& raw) {
     if (has("space-twice") && !value.empty() && value[0] == ' ') value.erase(0, 1);
     if (name == "data") {
       if (has("first-data") && data_seen) continue;
+      if (has("colon-cut") && value.find(':') != std::string::npos) value.erase(value.find(':'));
       if (has_data) data += '\n';
       data += value;
       has_data = data_seen = true;

@@ -21,6 +21,7 @@ struct provenance {
   std::string impl_version;  ///< From the adapter's hello.
   std::string impl_command;
   std::vector<std::string> compound_of;  ///< Set for a compound of two fingerprints (fuzzer.hpp, finding).
+  std::size_t exemplar = 1;              ///< Which case of its fingerprint (fuzzer.hpp, exemplar), from 1.
 };
 
 /// A case id for `key` (the implementation and the fingerprint): 4

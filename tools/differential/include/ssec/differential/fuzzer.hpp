@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,14 @@ struct fuzz_options {
   std::size_t max_fingerprints = 64;  ///< Per implementation; later new fingerprints are counted, not kept.
   double shrink_seconds = 10;         ///< Per finding.
   std::size_t shrink_tests = 4000;    ///< Per finding.
-  std::vector<std::string> seeds;     ///< Streams to mutate (load_seeds).
-  std::string reference_version;      ///< "sse-conform 0.4.0", for provenance.
-  std::string tool;                   ///< How the reproduce command starts ("sse-conform").
+  /// Per fingerprint, the cases kept: a later sample with that fingerprint
+  /// whose value differs at other characters (divergence::detail; at most 4
+  /// tries per further case) is shrunk too, and kept when its shrunk lines
+  /// take another shape (trigger_shape): two bugs can share a name.
+  std::size_t max_exemplars = 3;
+  std::vector<std::string> seeds;  ///< Streams to mutate (load_seeds).
+  std::string reference_version;   ///< "sse-conform 0.4.0", for provenance.
+  std::string tool;                ///< How the reproduce command starts ("sse-conform").
   /// Non-zero (a signal number) stops the run: no new sample starts, the
   /// sample in progress is dropped, a finding being shrunk is written as
   /// shrunk so far, fuzz_report::interrupted_by says so. Set from another
@@ -92,7 +98,18 @@ sample without_fields(const sample& s, const std::vector<std::string>& fields);
 /// from (seed, i) alone, so a shard's samples are the unsharded run's.
 std::uint64_t sample_index(std::uint64_t n, const std::optional<harness::shard>& shard) noexcept;
 
-/// One fingerprint of one implementation, with its one exemplar.
+/// A further case of a fingerprint, with another trigger_shape than the first's.
+struct exemplar {
+  std::string shape;  ///< trigger_shape (shrink.hpp) of its shrunk stream.
+  std::size_t shrunk_bytes = 0;
+  std::string shrunk_escaped;
+  std::filesystem::path file;  ///< <fingerprint>.<n>.yaml, n from 2.
+  std::string reproduce;
+  std::string not_written;  ///< As finding::not_written.
+};
+
+/// One fingerprint of one implementation, with its exemplars: the first,
+/// and up to fuzz_options::max_exemplars - 1 more (`also`).
 struct finding {
   divergence d;                  ///< As first seen (grade, difference).
   std::uint64_t hits = 0;        ///< Samples that showed it.
@@ -113,6 +130,11 @@ struct finding {
   /// diverges otherwise when either of two of its lines is removed): a
   /// compound, labelled so and not counted as a bug of its own.
   std::vector<std::string> compound_of;
+  std::string shape;               ///< trigger_shape of the first exemplar, once shrunk.
+  std::vector<exemplar> also;      ///< In the order found.
+  std::size_t exemplar_tries = 0;  ///< Later samples shrunk to look for another trigger.
+  /// The divergence::detail of each sample tried (bounded by the tries).
+  std::set<std::string> tried_details;
 };
 
 /// Divergences where implementations answered alike and differ from the reference.

@@ -41,6 +41,10 @@ struct divergence {
   std::string expected;                                       ///< The expected view (run's mismatch).
   std::string received;                                       ///< What the implementation answered.
   std::string answer_key;  ///< The answer, normalised: equal for two implementations that answered alike.
+  /// For a fingerprint named by how one value differs (`.type.`, `.data.`,
+  /// `.last-id.`, `.raw.`, `.text.`): string_difference_detail of that
+  /// value, which tells apart triggers that one name covers; else empty.
+  std::string detail;
   /// Decisions (spec/DECISIONS.md anchors) that made the grade informational.
   std::vector<std::string> decisions;
 };
@@ -106,5 +110,10 @@ std::vector<std::string> brief_difference(std::string_view first_difference, std
 /// nul, fffd, bom; any other is "other"): "lf-vs-cr", "space-vs-other"; else "differs". (tools/docs/fuzz.md,
 /// "Fingerprints").
 std::string string_difference_class(std::string_view expected, std::string_view got);
+
+/// The classes of the two characters where the values first differ
+/// (`colon/end`, `lf/end`, `ascii/space`; finer than the fingerprint's
+/// names): divergence::detail.
+std::string string_difference_detail(std::string_view expected, std::string_view got);
 
 }  // namespace ssec::differential

@@ -41,6 +41,14 @@ sample shrink(sample s, const std::function<bool(const sample&)>& interesting, c
 /// CR LF or a lone CR); the last may have none.
 std::vector<std::pair<std::size_t, std::size_t>> line_spans(std::string_view bytes);
 
+/// The shape of a shrunk stream's lines, which tells two triggers of one
+/// fingerprint apart: per line its field name (`other` for one that is not
+/// data, event, id or retry), then `:` when it has a colon
+/// and `v` when its value is not empty (`data` / `data:` / `data:v`), a
+/// comment as `:`, a blank line as nothing, one line per line_spans entry
+/// (a BOM at the stream's start is not part of its first line).
+std::string trigger_shape(std::string_view bytes);
+
 /// `s` without bytes [from, to), its cuts moved accordingly (pure; for tests).
 sample remove_range(const sample& s, std::size_t from, std::size_t to);
 
