@@ -17,44 +17,44 @@ using namespace sse::dialect;
 
 // `widget` is authored here; `ping` transcribes the document.
 const std::string authored_catalog =
-    "format_version: 1\n"                                                                                        // 1
-    "catalog_version: 1.0.0\n"                                                                                   // 2
-    "document: doc.txt\n"                                                                                        // 3
-    "purpose: A test protocol.\n"                                                                                // 4
-    "dialects:\n"                                                                                                // 5
-    "  - name: demo_app\n"                                                                                       // 6
-    "    purpose: Demo.\n"                                                                                       // 7
-    "    source: doc.txt:1\n"                                                                                    // 8
-    "    frame_shapes:\n"                                                                                        // 9
-    "      - {shape: structured, detection: A JSON object., handling: Dispatched., source: doc.txt:2}\n"         // 10
-    "    envelope:\n"                                                                                            // 11
-    "      fields:\n"                                                                                            // 12
-    "        - {key: runId, type: string, required: true, purpose: Run., source: doc.txt:5}\n"                   // 13
-    "    events:\n"                                                                                              // 14
-    "      - type: ping\n"                                                                                       // 15
-    "        purpose: A ping.\n"                                                                                 // 16
-    "        source: doc.txt:3\n"                                                                                // 17
-    "        fields:\n"                                                                                          // 18
-    "          - {key: n, type: integer, required: true, purpose: Count., source: doc.txt:3}\n"                  // 19
-    "      - type: widget\n"                                                                                     // 20
-    "        purpose: A widget the app adds.\n"                                                                  // 21
-    "        authored: acme-events.md#widget\n"                                                                  // 22
-    "        fields:\n"                                                                                          // 23
-    "          - {key: id, type: string, required: true, purpose: The widget.}\n"                                // 24
-    "          - {key: note, type: string, required: false, purpose: A note.}\n"                                 // 25
-    "          - key: spec\n"                                                                                    // 26
-    "            type: object\n"                                                                                 // 27
-    "            required: false\n"                                                                              // 28
-    "            purpose: Its spec.\n"                                                                           // 29
-    "            fields:\n"                                                                                      // 30
-    "              - {key: size, type: integer, required: true, purpose: Size.}\n"                               // 31
-    "rules:\n"                                                                                                   // 32
-    "  - id: DEMO-FIELD-REQUIRED\n"                                                                              // 33
-    "    severity: should\n"                                                                                     // 34
-    "    dialects: [demo_app]\n"                                                                                 // 35
-    "    text: Key fields are sent.\n"                                                                           // 36
-    "    decision: demo-fields\n"                                                                                // 37
-    "    check: {kind: field_required}\n";                                                                       // 38
+    "format_version: 1\n"                                                                                 // 1
+    "catalog_version: 1.0.0\n"                                                                            // 2
+    "document: doc.txt\n"                                                                                 // 3
+    "purpose: A test protocol.\n"                                                                         // 4
+    "dialects:\n"                                                                                         // 5
+    "  - name: demo_app\n"                                                                                // 6
+    "    purpose: Demo.\n"                                                                                // 7
+    "    source: doc.txt:1\n"                                                                             // 8
+    "    frame_shapes:\n"                                                                                 // 9
+    "      - {shape: structured, detection: A JSON object., handling: Dispatched., source: doc.txt:2}\n"  // 10
+    "    envelope:\n"                                                                                     // 11
+    "      fields:\n"                                                                                     // 12
+    "        - {key: runId, type: string, required: true, purpose: Run., source: doc.txt:5}\n"            // 13
+    "    events:\n"                                                                                       // 14
+    "      - type: ping\n"                                                                                // 15
+    "        purpose: A ping.\n"                                                                          // 16
+    "        source: doc.txt:3\n"                                                                         // 17
+    "        fields:\n"                                                                                   // 18
+    "          - {key: n, type: integer, required: true, purpose: Count., source: doc.txt:3}\n"           // 19
+    "      - type: widget\n"                                                                              // 20
+    "        purpose: A widget the app adds.\n"                                                           // 21
+    "        authored: acme-events.md#widget\n"                                                           // 22
+    "        fields:\n"                                                                                   // 23
+    "          - {key: id, type: string, required: true, purpose: The widget.}\n"                         // 24
+    "          - {key: note, type: string, required: false, purpose: A note.}\n"                          // 25
+    "          - key: spec\n"                                                                             // 26
+    "            type: object\n"                                                                          // 27
+    "            required: false\n"                                                                       // 28
+    "            purpose: Its spec.\n"                                                                    // 29
+    "            fields:\n"                                                                               // 30
+    "              - {key: size, type: integer, required: true, purpose: Size.}\n"                        // 31
+    "rules:\n"                                                                                            // 32
+    "  - id: DEMO-FIELD-REQUIRED\n"                                                                       // 33
+    "    severity: should\n"                                                                              // 34
+    "    dialects: [demo_app]\n"                                                                          // 35
+    "    text: Key fields are sent.\n"                                                                    // 36
+    "    decision: demo-fields\n"                                                                         // 37
+    "    check: {kind: field_required}\n";                                                                // 38
 
 std::string edited(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -111,7 +111,8 @@ TEST(authored, a_missing_required_field_fails_as_must_on_authored_types_only) {
   const auto loaded = load(authored_catalog);
   ASSERT_TRUE(loaded.ok()) << loaded.error_text();
   const dialect_spec& d = *loaded.value->dialect("demo_app");
-  EXPECT_TRUE(findings(d, "data: {\"type\":\"widget\",\"runId\":\"r\",\"id\":\"w\",\"spec\":{\"size\":1}}\n\n").empty());
+  EXPECT_TRUE(
+      findings(d, "data: {\"type\":\"widget\",\"runId\":\"r\",\"id\":\"w\",\"spec\":{\"size\":1}}\n\n").empty());
   EXPECT_EQ(findings(d, "data: {\"type\":\"widget\",\"runId\":\"r\"}\n\n"),
             (std::multiset<std::string>{"DEMO-APP-AUTHORED-FIELD-REQUIRED:must"}));
   EXPECT_EQ(findings(d, "data: {\"type\":\"widget\",\"runId\":\"r\",\"id\":\"w\",\"spec\":{}}\n\n"),
@@ -152,8 +153,8 @@ TEST(authored, an_explicit_rule_for_a_path_keeps_it_and_authored_rules_may_be_mu
 }
 
 TEST(authored, a_catalog_without_authored_events_generates_nothing) {
-  const auto loaded = load(edited(authored_catalog, "        authored: acme-events.md#widget\n",
-                                  "        decision: demo-widget\n"));
+  const auto loaded =
+      load(edited(authored_catalog, "        authored: acme-events.md#widget\n", "        decision: demo-widget\n"));
   // The widget's fields have no trace of their own: outside an authored event that is an error.
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.error_text().find("demo.yaml:24:"), std::string::npos) << loaded.error_text();
@@ -167,10 +168,10 @@ TEST(authored, errors_name_the_line_and_the_fix) {
     return r.ok() ? std::string() : r.error_text();
   };
   // A rule of that id already exists.
-  EXPECT_NE(error_of(edited(authored_catalog, "  - id: DEMO-FIELD-REQUIRED\n",
-                            "  - id: DEMO-APP-AUTHORED-FIELD-REQUIRED\n"))
-                .find("demo.yaml:20:9: rule id `DEMO-APP-AUTHORED-FIELD-REQUIRED` belongs to the required fields"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(edited(authored_catalog, "  - id: DEMO-FIELD-REQUIRED\n", "  - id: DEMO-APP-AUTHORED-FIELD-REQUIRED\n"))
+          .find("demo.yaml:20:9: rule id `DEMO-APP-AUTHORED-FIELD-REQUIRED` belongs to the required fields"),
+      std::string::npos);
   // An empty or multi-line reference, and a rule that rests on `authored` without one.
   EXPECT_NE(error_of(edited(authored_catalog, "authored: acme-events.md#widget", "authored: \"\""))
                 .find("demo.yaml:22:19: `authored` of event `widget` must not be empty"),
