@@ -283,14 +283,30 @@ std::vector<repair> repairs_of(const sample& s) {
   const auto joins = [&](std::size_t next) {
     return !t.empty() && t.back() == '\r' && next < b.size() && b[next] == '\n';
   };
-  std::size_t bom_left = 0;
+  constexpr std::string_view bom = "\xEF\xBB\xBF";
+  std::size_t skip = 0;
   filter([&](std::size_t i) {
-    if (bom_left > 0) {
-      --bom_left;
+    if (skip > 0) {
+      --skip;
       return false;
     }
-    if (b.compare(i, 3, "\xEF\xBB\xBF") != 0 || joins(i + 3)) return true;
-    bom_left = 2;
+    if (b.compare(i, 3, bom) != 0 || joins(i + 3)) return true;
+    // A line of BOMs only, past the stream's start, is a field line every
+    // reader ignores; without its BOMs it would be a blank line, which
+    // dispatches: it goes whole, with its line end, or stays.
+    if (i > 0 && (b[i - 1] == '\n' || b[i - 1] == '\r')) {
+      std::size_t j = i;
+      while (b.compare(j, 3, bom) == 0) j += 3;
+      std::size_t end = j;
+      if (j < b.size() && b[j] == '\r') end = j + (j + 1 < b.size() && b[j + 1] == '\n' ? 2 : 1);
+      else if (j < b.size() && b[j] == '\n') end = j + 1;
+      if (end > j || j == b.size()) {
+        if (joins(end)) return true;
+        skip = end - i - 1;
+        return false;
+      }
+    }
+    skip = 2;
     return false;
   });
   add("bom", t, true);

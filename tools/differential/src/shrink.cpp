@@ -33,26 +33,32 @@ std::vector<std::pair<std::size_t, std::size_t>> line_spans(std::string_view b) 
 
 std::string trigger_shape(std::string_view bytes) {
   if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);  // the stream's BOM is no line's
-  std::string shape;
+  std::vector<std::string> lines;
   for (const auto& [from, to] : line_spans(bytes)) {
     std::string_view line = bytes.substr(from, to - from);
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    std::string shape;
     const std::size_t colon = line.find(':');
     if (colon == 0) {
-      shape += ":";
+      shape = ":";
     } else if (!line.empty()) {
       // A name no reader knows is one name: which letters the sample had does not make another trigger.
       const std::string_view name = line.substr(0, colon);
-      shape += name == "data" || name == "event" || name == "id" || name == "retry" ? name : "other";
+      shape = name == "data" || name == "event" || name == "id" || name == "retry" ? name : "other";
       if (colon != std::string_view::npos) {
         std::string_view value = line.substr(colon + 1);
         if (value.starts_with(' ')) value.remove_prefix(1);
         shape += value.empty() ? ":" : ":v";
       }
     }
-    shape += '\n';
+    lines.push_back(std::move(shape));
   }
-  return shape;
+  // In order of the shapes, not of the stream: one bug reached with its
+  // lines in another order is one trigger.
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
 }
 
 namespace {

@@ -149,13 +149,15 @@ TEST(differential_shrink, keeps_only_what_the_predicate_needs) {
   EXPECT_EQ(plain.bytes, "aQa");
 }
 
-TEST(differential_shrink, trigger_shapes_tell_line_forms_apart_not_letters) {
-  EXPECT_EQ(diff::trigger_shape("data\ndata:a\n\n"), "data\ndata:v\n\n");
-  EXPECT_EQ(diff::trigger_shape("data:\r\ndata: \r\rdata::\n"), "data:\ndata:\n\ndata:v\n");
+TEST(differential_shrink, trigger_shapes_tell_line_forms_apart_not_letters_or_order) {
+  EXPECT_EQ(diff::trigger_shape("data\ndata:a\n\n"), "\ndata\ndata:v\n");
+  EXPECT_EQ(diff::trigger_shape("data:\r\ndata: \r\rdata::\n"), "\ndata:\ndata:\ndata:v\n");
   EXPECT_EQ(diff::trigger_shape("\xEF\xBB\xBF"
                                 "data\n: hi\nxyz:1\nAbc\nevent:e"),
-            "data\n:\nother:v\nother\nevent:v\n");
+            ":\ndata\nevent:v\nother\nother:v\n");
   EXPECT_EQ(diff::trigger_shape("id:x\nretry:1\n"), diff::trigger_shape("id:yy\nretry:22\n"));
+  EXPECT_EQ(diff::trigger_shape("data\nevent\n\n"), diff::trigger_shape("event\ndata\n\n"));
+  EXPECT_NE(diff::trigger_shape("data::\n\n"), diff::trigger_shape("data\ndata\n\n"));
   EXPECT_EQ(diff::trigger_shape(""), "");
 }
 

@@ -164,6 +164,18 @@ TEST(differential_repairs, each_keeps_the_meaning_apart_from_what_it_repairs) {
   // A value of spaces only stays: `event:  ` made `event: ` would be the empty type.
   EXPECT_EQ(repaired(cut("event:  \ndata\n\n", {}), "spaces"), std::nullopt);
   EXPECT_EQ(repaired(cut("data:  a  b\n\n", {}), "spaces")->bytes, "data: a b\n\n");
+  // A line of BOMs only goes whole: emptied, it would be a blank line, which dispatches.
+  EXPECT_EQ(repaired(cut("data\n\xEF\xBB\xBF\ndata\n\n", {}), "bom")->bytes, "data\ndata\n\n");
+  EXPECT_EQ(repaired(cut("data\r\xEF\xBB\xBF\xEF\xBB\xBF\r\ndata\n\n", {}), "bom")->bytes, "data\rdata\n\n");
+  EXPECT_EQ(repaired(cut("data\n\xEF\xBB\xBF", {}), "bom")->bytes, "data\n");
+  EXPECT_EQ(repaired(cut("data\n\xEF\xBB\xBF"
+                         "data:a\n\n",
+                         {}),
+                     "bom")
+                ->bytes,
+            "data\ndata:a\n\n");
+  // ... unless that would join a lone CR to an LF: then it stays.
+  EXPECT_EQ(repaired(cut("a\r\xEF\xBB\xBF\n\n", {}), "bom"), std::nullopt);
 }
 
 TEST(differential_repairs, the_dispatch_rules_repairs_take_out_what_the_reference_discards) {

@@ -43,10 +43,11 @@ std::vector<std::pair<std::size_t, std::size_t>> line_spans(std::string_view byt
 
 /// The shape of a shrunk stream's lines, which tells two triggers of one
 /// fingerprint apart: per line its field name (`other` for one that is not
-/// data, event, id or retry), then `:` when it has a colon
-/// and `v` when its value is not empty (`data` / `data:` / `data:v`), a
-/// comment as `:`, a blank line as nothing, one line per line_spans entry
-/// (a BOM at the stream's start is not part of its first line).
+/// data, event, id or retry), then `:` when it has a colon and `v` when its
+/// value is not empty (`data` / `data:` / `data:v`), a comment as `:`, a
+/// blank line as nothing, one line per line_spans entry (a BOM at the
+/// stream's start is not part of its first line); the lines sorted, each
+/// ending in LF.
 std::string trigger_shape(std::string_view bytes);
 
 /// `s` without bytes [from, to), its cuts moved accordingly (pure; for tests).
