@@ -447,6 +447,7 @@ class fuzz_run {
     sample start = s;
     if (const auto lacking = missing(s); !lacking.empty()) {
       std::vector<std::string> fields;
+      fields.reserve(lacking.size());
       for (const auto& cap : lacking) fields.emplace_back(cap == "retry" ? "retry" : "id");
       if (sample stripped = without_fields(s, fields); same_fingerprint(stripped)) start = std::move(stripped);
     }

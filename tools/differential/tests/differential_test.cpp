@@ -170,8 +170,8 @@ TEST(differential_oracle, string_difference_classes) {
   EXPECT_EQ(diff::string_difference_class(" a", "\xEF\xBF\xBD"), "space-vs-fffd");
   // A run lost or added inside the value is named by its first character,
   // whatever follows: "data\ndata:X" read without its first line is one class.
-  for (const std::string rest : {std::string("a"), std::string(" "), std::string("\xEF\xBB\xBF"), std::string("\0", 1),
-                                 std::string("\xEF\xBF\xBD")}) {
+  for (const std::string& rest : {std::string("a"), std::string(" "), std::string("\xEF\xBB\xBF"), std::string("\0", 1),
+                                  std::string("\xEF\xBF\xBD")}) {
     EXPECT_EQ(diff::string_difference_class("\n" + rest, rest), "dropped-lf") << rest;
   }
   EXPECT_EQ(diff::string_difference_class("x\ny", "xy"), "dropped-lf");
