@@ -87,7 +87,8 @@ struct impl_state {
   std::vector<std::string> order;        // fingerprints in the order found
   std::uint64_t over_limit = 0;
   std::uint64_t starts = 0;
-  std::string write_error;  // the first finding that could not be written
+  std::string write_error;                                    // the first finding that could not be written
+  std::map<std::vector<std::string>, std::string> compounds;  // the two parts -> the first compound of them
 };
 
 }  // namespace
@@ -483,12 +484,27 @@ class fuzz_run {
       compound = compound_parts(k, proc, index, small, final_d, depth);
     }
 
+    // A compound of two parts another compound already has is the same two
+    // bugs again under another name: listed, not written (each part and the
+    // first compound of them have their cases).
+    std::string same_as;
+    if (!compound.empty()) {
+      const std::lock_guard lock(st.mutex);
+      same_as = st.compounds.emplace(compound, d.fingerprint).first->second;
+      if (same_as == d.fingerprint) same_as.clear();
+    }
     provenance p = provenance_of(st, index);
     p.compound_of = compound;
-    const written_case w = write_case(st, c, final_d, p);
+    written_case w;
+    if (same_as.empty()) {
+      w = write_case(st, c, final_d, p);
+    } else {
+      w.not_written = "not written: a compound of " + ssec::join(compound, " + ") + ", as " + same_as + " is";
+    }
 
     const std::lock_guard lock(st.mutex);
     finding& f = st.found.at(d.fingerprint);
+    f.same_as = same_as;
     f.d = final_d;
     f.shrunk_bytes = small.bytes.size();
     f.shrunk_chunks = small.cuts.size() + 1;

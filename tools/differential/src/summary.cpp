@@ -42,12 +42,21 @@ std::string summary_text(const fuzz_report& r, const fuzz_options& o) {
     out << printable(i.info.name) << " " << printable(i.info.version) << ": " << i.findings.size() << " fingerprint"
         << (i.findings.size() == 1 ? "" : "s") << " (" << bugs << " divergence" << (bugs == 1 ? "" : "s") << ", "
         << i.findings.size() - bugs << " informational), " << i.restarts << " restart" << (i.restarts == 1 ? "" : "s");
-    std::size_t compounds = 0;
-    for (const auto& f : i.findings) compounds += f.compound_of.empty() ? 0 : 1;
+    std::size_t compounds = 0, repeated = 0;
+    for (const auto& f : i.findings) {
+      compounds += f.compound_of.empty() ? 0 : 1;
+      repeated += f.same_as.empty() ? 0 : 1;
+    }
     if (compounds > 0) out << ", " << compounds << " of them compound" << (compounds == 1 ? "" : "s") << " of two";
+    if (repeated > 0) out << " (" << repeated << " of the same two as another, not written)";
     if (i.over_limit > 0) out << ", " << i.over_limit << " more not kept (--max-fingerprints)";
     out << "\n";
     for (const auto& f : i.findings) {
+      if (!f.same_as.empty()) {
+        out << "  " << conf::to_string(f.d.outcome) << "  " << f.d.fingerprint << "  (" << ssec::counted(f.hits, "hit")
+            << ")  compound of " << ssec::join(f.compound_of, " + ") << ", as " << f.same_as << ": not written\n";
+        continue;
+      }
       out << "  " << conf::to_string(f.d.outcome) << "  " << f.d.fingerprint << "  (" << f.hits << " hit"
           << (f.hits == 1 ? "" : "s") << "; shrunk " << f.original_bytes << " -> "
           << ssec::counted(f.shrunk_bytes, "byte") << " in " << f.shrunk_chunks << " chunk"
@@ -102,6 +111,9 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
     std::size_t compounds = 0;
     for (const auto& f : i.findings) compounds += f.compound_of.empty() ? 0 : 1;
     ij["compounds"] = compounds;
+    std::size_t repeated = 0;
+    for (const auto& f : i.findings) repeated += f.same_as.empty() ? 0 : 1;
+    ij["compounds_repeated"] = repeated;
     ij["over_limit"] = i.over_limit;
     oj findings = oj::array();
     for (const auto& f : i.findings) {
@@ -121,6 +133,7 @@ nlohmann::ordered_json summary_json(const fuzz_report& r, const fuzz_options& o)
       fj["reproduce"] = f.reproduce;
       if (!f.not_written.empty()) fj["not_written"] = f.not_written;
       if (!f.compound_of.empty()) fj["compound_of"] = f.compound_of;
+      if (!f.same_as.empty()) fj["same_as"] = f.same_as;
       oj also = oj::array();
       for (const auto& e : f.also) {
         oj ej{{"bytes", e.shrunk_bytes},

@@ -130,6 +130,9 @@ struct finding {
   /// diverges otherwise when either of two of its lines is removed): a
   /// compound, labelled so and not counted as a bug of its own.
   std::vector<std::string> compound_of;
+  /// A compound whose two parts an earlier compound has: that one's
+  /// fingerprint; the case is then not written (`not_written` says so).
+  std::string same_as;
   std::string shape;               ///< trigger_shape of the first exemplar, once shrunk.
   std::vector<exemplar> also;      ///< In the order found.
   std::size_t exemplar_tries = 0;  ///< Later samples shrunk to look for another trigger.
