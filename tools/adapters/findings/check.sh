@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Keeps every upstream finding reproduced (tools/docs/findings/): each
+# folder here holds the shrunk cases `sse-conform fuzz` wrote for one pinned
+# package; each must still fail that package's adapter and pass the
+# reference. A package that fixes a bug fails this test: then its report and
+# case go, and the pin moves. Without Node or the pinned packages
+# (tools/install-deps.sh) it is skipped, saying why (exit 77).
+# Usage: check.sh SSE_CONFORM
+set -euo pipefail
+tool="${1:?usage: check.sh SSE_CONFORM}"
+here="$(cd "$(dirname "$0")" && pwd)"
+adapters="$(dirname "$here")"
+command -v node >/dev/null || { echo "SKIPPED: node is not installed (run tools/install-deps.sh)"; exit 77; }
+[ -d "$adapters/node_modules" ] || { echo "SKIPPED: $adapters/node_modules is missing (run tools/install-deps.sh)"; exit 77; }
+status=0
+# folder under findings/ -> the adapter that grades that package
+for pair in openai:openai-sse anthropic-ai-sdk:anthropic-sse eventsource:eventsource parse-sse:parse-sse; do
+  folder="$here/${pair%%:*}"
+  adapter="$adapters/${pair##*:}.js"
+  n="$(find "$folder" -name '*.yaml' | wc -l)"
+  impl="$("$tool" run --impl "node $adapter" --cases "$folder" --chunking as-written --require-all --no-progress 2>&1 | tail -n 1 || true)"
+  ref="$("$tool" run --impl "$tool adapter" --cases "$folder" --chunking as-written --require-all --no-progress 2>&1 | tail -n 1 || true)"
+  if [[ "$impl" != "FAILED: $n case"*": $n fail ("* ]]; then
+    echo "FAIL: ${pair%%:*}: not every finding reproduces on the pinned package: $impl"
+    status=1
+  elif [[ "$ref" != "PASSED: $n case"*": $n pass ("* ]]; then
+    echo "FAIL: ${pair%%:*}: the reference does not pass its findings: $ref"
+    status=1
+  else
+    echo "ok: ${pair%%:*}: $n findings reproduce, the reference passes them"
+  fi
+done
+exit $status
