@@ -2,12 +2,13 @@
 // Authored entries (spec/FORMAT.md, "Authored entries"): a team's own event
 // type is the contract's words, so its required fields are a must, through
 // one rule the loader generates per dialect.
-#include <gtest/gtest.h>
-
 #include <set>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "catalog_test_support.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/validator.hpp"
 
@@ -56,12 +57,7 @@ const std::string authored_catalog =
     "    decision: demo-fields\n"                                                                         // 37
     "    check: {kind: field_required}\n";                                                                // 38
 
-std::string edited(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using catalog_test_support::edited;
 
 ssec::load_result<std::shared_ptr<const catalog>> load(const std::string& text) {
   const catalog_source src{"demo.yaml", text};

@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "catalog_test_support.hpp"
 #include "sse/dialect/catalog.hpp"
 #include "sse/dialect/decoder.hpp"
 #include "sse/dialect/validator.hpp"
@@ -387,12 +388,7 @@ const std::string base_catalog =
     "    check: {kind: first_frame, types: [ping]}\n"                                                         // 23
     "    quote: A ping comes first.\n";                                                                       // 24
 
-std::string edited(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using catalog_test_support::edited;
 
 std::vector<std::string> errors_of(const std::string& text) {
   const catalog_source src{"demo.yaml", text};
