@@ -245,6 +245,7 @@ class fuzz_run {
       const auto again = judge_sample(proc, st, repaired, r.repaired);
       if (!again || again->outcome == conf::outcome::informational) {
         d->fingerprint = repair_fingerprint(conf::to_string(o_.layer), r.name);
+        d->detail.clear();  // named by the repair now, not by how a value differs
         break;
       }
     }
@@ -346,22 +347,11 @@ class fuzz_run {
   // for it (another trigger usually differs elsewhere), at most 4 tries per
   // exemplar wanted.
   bool wants_exemplar(finding& f, const divergence& d) const {
-    if (f.shape.empty() || !f.compound_of.empty() || d.detail.empty() || !names_a_value_difference(d.fingerprint) ||
-        f.d.outcome == conf::outcome::informational || 1 + f.also.size() >= o_.max_exemplars ||
-        f.exemplar_tries >= 4 * (o_.max_exemplars - 1)) {
+    if (f.shape.empty() || !f.compound_of.empty() || d.detail.empty() || f.d.outcome == conf::outcome::informational ||
+        1 + f.also.size() >= o_.max_exemplars || f.exemplar_tries >= 4 * (o_.max_exemplars - 1)) {
       return false;
     }
     return f.tried_details.insert(d.detail).second;
-  }
-
-  // Named by how one value differs (wire.data.truncated): a class of
-  // differences two bugs can share. A repair's name (wire.bom) or a block
-  // kind names the bug's own mechanism.
-  static bool names_a_value_difference(std::string_view fingerprint) {
-    for (const std::string_view member : {".type.", ".data.", ".last-id.", ".raw.", ".text."}) {
-      if (fingerprint.find(member) != std::string_view::npos) return true;
-    }
-    return false;
   }
 
   struct written_case {
