@@ -2,8 +2,8 @@
 // Arbitrary YAML through the catalog loader and, when it loads, through every
 // export. Properties: no crash and no exception escapes; the TypeScript export
 // is declarations only (catalog text never becomes code); the JSON exports
-// parse back; a JSON Schema's oneOf names one definition per event type and
-// the unknown branch, each its own.
+// parse back; a JSON Schema's allOf selects one definition per event type by
+// its `type` const, each its own, and the unknown type keeps a definition.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -38,14 +38,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     const auto schema = nlohmann::json::parse(js.files[i].text, nullptr, false);
     SSEC_FUZZ_CHECK(!schema.is_discarded(), js.files[i].name);
     const auto& d = *cat.dialects()[i];
-    SSEC_FUZZ_CHECK(schema["oneOf"].size() == d.events.size() + 1, js.files[i].name);
+    SSEC_FUZZ_CHECK(schema["allOf"].size() == d.events.size(), js.files[i].name);
     std::set<std::string> refs;
-    for (const auto& branch : schema["oneOf"]) {
-      const std::string ref = branch["$ref"];
+    for (std::size_t e = 0; e < d.events.size(); ++e) {
+      const auto& branch = schema["allOf"][e];
+      SSEC_FUZZ_CHECK(branch["if"]["properties"]["type"]["const"] == d.events[e].type, js.files[i].name);
+      const std::string ref = branch["then"]["$ref"];
       refs.insert(ref);
-      SSEC_FUZZ_CHECK(schema["$defs"].contains(ref.substr(std::string("#/$defs/").size())), ref);
+      const std::string name = ref.substr(std::string("#/$defs/").size());
+      SSEC_FUZZ_CHECK(schema["$defs"].contains(name), ref);
+      SSEC_FUZZ_CHECK(schema["$defs"][name]["properties"]["type"]["const"] == d.events[e].type, ref);
     }
-    SSEC_FUZZ_CHECK(refs.size() == d.events.size() + 1, "a definition shadows another");
+    SSEC_FUZZ_CHECK(refs.size() == d.events.size(), "a definition shadows another");
+    std::size_t unknown = 0;
+    for (const auto& [name, def] : schema["$defs"].items()) unknown += def.contains("x-sse-conform-unknown-type");
+    SSEC_FUZZ_CHECK(unknown == 1, js.files[i].name);
   }
   return 0;
 }

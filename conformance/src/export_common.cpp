@@ -51,8 +51,8 @@ namespace detail {
 
 const char* const unknown_types_note =
     "Unknown types stay valid: the protocols promise that consumers keep or ignore an event type they do not "
-    "know. The last branch of the oneOf admits any object whose `type` is a string that is not one of the "
-    "catalog's types; a frame of a known type must match that type's branch.";
+    "know. A frame whose `type` is one of the catalog's types must match that type's schema; any other string "
+    "is an unknown type, described by the UnknownEvent schema.";
 
 std::string pascal(std::string_view name) {
   std::string out;
@@ -65,7 +65,7 @@ std::string pascal(std::string_view name) {
     out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
     up = false;
   }
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front())) != 0) out.insert(0, "T");
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front())) != 0) out = "T" + out;
   return out;
 }
 
@@ -403,10 +403,12 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
   nlohmann::ordered_json defs = nlohmann::ordered_json::object();
   nlohmann::ordered_json one_of = nlohmann::ordered_json::array();
   nlohmann::ordered_json known = nlohmann::ordered_json::array();
+  std::vector<std::string> refs;  // the events' references, in catalog order
   for (const auto& e : d.events) {
     const std::string name = event_name(d, e.type);
     defs[name] = event_schema(d, e, format);
-    one_of.push_back({{"$ref", std::string(ref_prefix) + name}});
+    refs.push_back(std::string(ref_prefix).append(name));
+    one_of.push_back({{"$ref", refs.back()}});
     known.push_back(e.type);
   }
   const std::string unknown = unknown_name(d);
@@ -423,7 +425,40 @@ nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const dia
 
   nlohmann::ordered_json u{{"title", d.name + " event"}};
   if (!d.purpose.empty()) u["description"] = d.purpose;
-  u["oneOf"] = std::move(one_of);
+  if (format == export_format::jsonschema) {
+    // One `if`/`then` per listed type: a validator reports the errors of the
+    // one schema the frame's type selects (a `oneOf` reports every
+    // branch's). A type no `if` selects is unknown, valid by design.
+    u["type"] = "object";
+    nlohmann::ordered_json type_property{{"type", "string"},
+                                         {"description",
+                                          "The event type: a type the catalog lists selects its "
+                                          "schema (allOf); any other string is an unknown type."}};
+    u["properties"] = nlohmann::ordered_json::object();
+    u["properties"]["type"] = std::move(type_property);
+    u["required"] = nlohmann::ordered_json::array({"type"});
+    nlohmann::ordered_json all_of = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < d.events.size(); ++i) {
+      nlohmann::ordered_json selects = nlohmann::ordered_json::object();
+      selects["properties"]["type"]["const"] = d.events[i].type;
+      selects["required"] = nlohmann::ordered_json::array({"type"});
+      nlohmann::ordered_json branch = nlohmann::ordered_json::object();
+      branch["if"] = std::move(selects);
+      branch["then"]["$ref"] = refs[i];
+      all_of.push_back(std::move(branch));
+    }
+    u["allOf"] = std::move(all_of);
+  } else {
+    // OpenAPI: the oneOf its tools generate code from, with the discriminator
+    // that names the branch (OpenAPI 3.2's defaultMapping: the unknown types).
+    nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < d.events.size(); ++i) mapping[d.events[i].type] = refs[i];
+    u["oneOf"] = std::move(one_of);
+    u["discriminator"] = nlohmann::ordered_json::object();
+    u["discriminator"]["propertyName"] = "type";
+    u["discriminator"]["mapping"] = std::move(mapping);
+    u["discriminator"]["defaultMapping"] = std::string(ref_prefix) + unknown;
+  }
   u["x-sse-conform-catalog"] = catalog_json(cat, d);
   u["x-sse-conform-unknown-types"] = unknown_types_note;
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();

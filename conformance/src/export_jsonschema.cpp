@@ -31,7 +31,7 @@ std::string json_schema_file_name(const sse::dialect::dialect_spec& d) { return 
 }  // namespace
 
 export_output export_catalog(const sse::dialect::catalog& cat, export_format format,
-                             std::span<const sse::dialect::dialect_spec* const> dialects) {
+                             std::span<const sse::dialect::dialect_spec* const> dialects, bool one_document) {
   // Each dialect once (`--dialect chat --dialect chat` would declare every name twice).
   std::vector<const sse::dialect::dialect_spec*> all;
   if (dialects.empty()) {
@@ -61,6 +61,24 @@ export_output export_catalog(const sse::dialect::catalog& cat, export_format for
   if (!out.conflicts.empty()) return out;
   switch (format) {
     case export_format::jsonschema:
+      if (one_document && dialects.size() > 1) {
+        // A compound schema document (JSON Schema 2020-12, "bundling"): each
+        // embedded schema keeps its $id, so its #/$defs/... refer inside it.
+        nlohmann::ordered_json bundle{
+            {"$schema", "https://json-schema.org/draft/2020-12/schema"},
+            {"$id", "urn:sse-conform:schemas"},
+            {"description",
+             "The structured frame of each dialect, one embedded schema per dialect: refer to "
+             "urn:sse-conform:schema:<dialect> (or #/$defs/<dialect>)."},
+            {"$defs", nlohmann::ordered_json::object()}};
+        for (const auto* d : dialects) {
+          auto schema = json_schema(cat, *d, out.gaps);
+          schema.erase("$schema");
+          bundle["$defs"][d->name] = std::move(schema);
+        }
+        out.files.push_back({"sse-conform.schemas.json", bundle.dump(2, ' ', false, replace) + "\n"});
+        break;
+      }
       for (const auto* d : dialects) {
         out.files.push_back(
             {json_schema_file_name(*d), json_schema(cat, *d, out.gaps).dump(2, ' ', false, replace) + "\n"});
@@ -79,7 +97,7 @@ export_output export_catalog(const sse::dialect::catalog& cat, export_format for
                                 "): refused; please report the catalog that causes it");
         return out;
       }
-      out.files.push_back({"sse-conform.d.ts", std::move(ts)});
+      out.files.push_back({"sse-conform.ts", std::move(ts)});
     } break;
   }
   return out;

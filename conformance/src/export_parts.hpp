@@ -70,11 +70,20 @@ nlohmann::ordered_json schema_type(const sse::dialect::type_set& t);
 
 /// The event schemas of `d` keyed by event_name(), each referring to others
 /// with `ref_prefix` ("#/$defs/", "#/components/schemas/"); then the union
-/// (oneOf over the events and the unknown branch) under union_name().
+/// under union_name(): JSON Schema, one `if` type / `then` its schema per
+/// event type; OpenAPI, a oneOf over the events and the unknown branch with
+/// a discriminator on `type`.
 nlohmann::ordered_json event_schemas(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d,
                                      export_format format, std::string_view ref_prefix);
 
 /// How the unknown types stay valid, in one paragraph (also in export.md).
 extern const char* const unknown_types_note;
+
+/// The TypeScript export's run-time list of a dialect's types:
+/// "chatEventTypes" for the pascal name "Chat".
+std::string runtime_list_name(std::string_view pascal);
+/// The TypeScript export's type guard over that list, the whole function:
+/// `export function isKnownChatType(type: string): type is ChatEventType {...}`.
+std::string known_type_guard(std::string_view pascal);
 
 }  // namespace ssec::conformance::detail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The TypeScript export: per dialect a discriminated union of one interface
 // per event type, field docs from `purpose` (TSDoc), optional fields as the
-// catalog has them, and an unknown-event type that keeps the raw object.
+// catalog has them, an unknown-event type that keeps the raw object, and the
+// list of types at run time with its type guard.
 #include <algorithm>
 #include <cctype>
 
@@ -145,8 +146,18 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
     out += "  | " + detail::event_name(d, d.events[i].type) + (i + 1 == d.events.size() ? ";\n\n" : "\n");
   }
   if (d.events.empty()) out += "  never;\n\n";
-  out += "/** The event types of the " + doc_text(d.name) + " dialect. */\nexport type " + detail::pascal(d.name) +
+  const std::string pascal = detail::pascal(d.name);
+  out += "/** The event types of the " + doc_text(d.name) + " dialect. */\nexport type " + pascal +
          "EventType = " + union_name + "[\"type\"];\n\n";
+  // The same list at run time, and the guard a consumer needs before it
+  // switches on `type`; typescript_shape_violation() admits exactly this form.
+  const std::string list = detail::runtime_list_name(pascal);
+  out += "/** The event types of the " + doc_text(d.name) + " dialect, at run time. */\nexport const " + list +
+         ": readonly " + pascal + "EventType[] = [";
+  for (std::size_t i = 0; i < d.events.size(); ++i) out += (i == 0 ? "" : ", ") + ts_string(d.events[i].type);
+  out += "];\n\n";
+  out += "/** True when `type` is one the " + doc_text(d.name) + " catalog lists; any other is a " +
+         detail::unknown_name(d) + ". */\n" + detail::known_type_guard(pascal) + "\n\n";
 
   for (const auto& e : d.events) {
     out += "/**\n * " + doc_text(e.purpose) + "\n";
@@ -178,6 +189,22 @@ void dialect_declarations(const sse::dialect::catalog& cat, const dialect_spec& 
 }
 
 }  // namespace
+
+namespace detail {
+
+std::string runtime_list_name(std::string_view pascal) {
+  std::string name(pascal);
+  if (!name.empty()) name.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(name.front())));
+  return name + "EventTypes";
+}
+
+std::string known_type_guard(std::string_view pascal) {
+  const std::string p(pascal);
+  return "export function isKnown" + p + "Type(type: string): type is " + p + "EventType {\n  return (" +
+         runtime_list_name(p) + " as readonly string[]).includes(type);\n}";
+}
+
+}  // namespace detail
 
 std::string typescript_declarations(const sse::dialect::catalog& cat,
                                     std::span<const sse::dialect::dialect_spec* const> dialects,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The shape every TypeScript export has: exported interfaces and type
-// aliases between comments, nothing else. typescript_declarations() holds
+// aliases between comments, and per dialect a constant list of string
+// literals and the one type guard over it, nothing else. typescript_declarations() holds
 // catalog text in comments and string literals only; this check, run on every
 // export and by the export fuzzer, proves that no catalog text became code.
 #include <cctype>
@@ -75,12 +76,16 @@ class shape_reader {
     return false;
   }
 
-  // `export type N = ...;` or `export interface N { ... }`.
+  // `export type N = ...;`, `export interface N { ... }`, or the run-time
+  // list of a dialect's types and its guard (runtime_list(), guard()).
   bool statement() {
+    const std::size_t start = pos_;
     if (!expect_word("export")) return false;
     skip_blanks_and_comments();
     const std::size_t kind_at = pos_;
     const auto kind = word();
+    if (kind == "const") return runtime_list();
+    if (kind == "function") return guard(start);
     if (kind != "type" && kind != "interface") {
       error_ = at(kind_at, "an export that is neither a type nor an interface");
       return false;
@@ -126,6 +131,60 @@ class shape_reader {
     }
   }
 
+  bool expect_char(char c) {
+    skip_blanks_and_comments();
+    if (pos_ < ts_.size() && ts_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    error_ = at(pos_, std::string("expected `") + c + "` in the run-time list of types");
+    return false;
+  }
+  // `const xEventTypes: readonly XEventType[] = ["a", "b"];`: string literals only.
+  bool runtime_list() {
+    skip_blanks_and_comments();
+    const auto name = word();
+    if (!name.ends_with("EventTypes")) {
+      error_ = at(pos_, "a constant the export does not write");
+      return false;
+    }
+    if (!expect_char(':') || !expect_word("readonly")) return false;
+    skip_blanks_and_comments();
+    if (!word().ends_with("EventType") || !expect_char('[') || !expect_char(']') || !expect_char('=') ||
+        !expect_char('[')) {
+      return false;
+    }
+    skip_blanks_and_comments();
+    if (pos_ < ts_.size() && ts_[pos_] == ']') return expect_char(']') && expect_char(';');
+    while (true) {
+      skip_blanks_and_comments();
+      if (pos_ >= ts_.size() || ts_[pos_] != '"') {
+        error_ = at(pos_, "a member of the run-time list of types that is not a string literal");
+        return false;
+      }
+      if (!string_literal()) return false;
+      skip_blanks_and_comments();
+      if (pos_ < ts_.size() && ts_[pos_] == ']') return expect_char(']') && expect_char(';');
+      if (!expect_char(',')) return false;
+    }
+  }
+  // `function isKnownXType(...) {...}`: exactly the text known_type_guard()
+  // writes for the X its name gives.
+  bool guard(std::size_t start) {
+    skip_blanks_and_comments();
+    const auto name = word();
+    constexpr std::string_view prefix = "isKnown", suffix = "Type";
+    if (name.size() > prefix.size() + suffix.size() && name.starts_with(prefix) && name.ends_with(suffix)) {
+      const auto pascal = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+      const std::string expected = detail::known_type_guard(pascal);
+      if (ts_.substr(start, expected.size()) == expected) {
+        pos_ = start + expected.size();
+        return true;
+      }
+    }
+    error_ = at(start, "a function the export does not write");
+    return false;
+  }
   bool string_literal() {
     const std::size_t start = pos_++;
     while (pos_ < ts_.size() && ts_[pos_] != '"') {

@@ -29,14 +29,22 @@ nlohmann::ordered_json schema_of(const std::string& dialect, std::vector<export_
   return s;
 }
 
-TEST(export_jsonschema, is_a_2020_12_one_of_discriminated_by_a_type_const) {
+TEST(export_jsonschema, is_a_2020_12_schema_whose_type_selects_one_branch) {
   const auto s = schema_of("chat");
   EXPECT_EQ(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
   const auto* d = builtin().dialect("chat");
-  // One branch per event type, plus the unknown branch, last.
-  ASSERT_EQ(s["oneOf"].size(), d->events.size() + 1);
-  EXPECT_EQ(s["oneOf"][0]["$ref"], "#/$defs/ChatContentEvent");
-  EXPECT_EQ(s["oneOf"].back()["$ref"], "#/$defs/ChatUnknownEvent");
+  // A frame is an object with a string `type`; one if/then per event type, so
+  // a validator reports the one branch the type selects; no oneOf to report
+  // every branch's errors.
+  EXPECT_EQ(s["type"], "object");
+  EXPECT_EQ(s["required"], nlohmann::json::array({"type"}));
+  EXPECT_EQ(s["properties"]["type"]["type"], "string");
+  EXPECT_FALSE(s.contains("oneOf"));
+  ASSERT_EQ(s["allOf"].size(), d->events.size());
+  EXPECT_EQ(s["allOf"][0]["if"]["properties"]["type"]["const"], "content");
+  EXPECT_EQ(s["allOf"][0]["if"]["required"], nlohmann::json::array({"type"}));
+  EXPECT_EQ(s["allOf"][0]["then"]["$ref"], "#/$defs/ChatContentEvent");
+  EXPECT_EQ(s["$defs"]["ChatUnknownEvent"]["x-sse-conform-unknown-type"], true);
   for (const auto& e : d->events) {
     std::string name = "Chat";
     bool up = true;
@@ -143,6 +151,11 @@ TEST(export_openapi, is_3_2_with_an_event_stream_item_schema_per_dialect) {
   EXPECT_EQ(agent["properties"]["retry"]["type"], "integer");
   EXPECT_TRUE(schemas.contains("AgentRunStartedEvent"));
   EXPECT_EQ(schemas["ChatSseEvent"]["oneOf"][0]["$ref"], "#/components/schemas/ChatContentEvent");
+  // The discriminator names the branch; an unlisted type maps to the unknown event.
+  const auto& discriminator = schemas["ChatSseEvent"]["discriminator"];
+  EXPECT_EQ(discriminator["propertyName"], "type");
+  EXPECT_EQ(discriminator["mapping"]["tool_call"], "#/components/schemas/ChatToolCallEvent");
+  EXPECT_EQ(discriminator["defaultMapping"], "#/components/schemas/ChatUnknownEvent");
   // content_type is expressed by the media type: not a gap here, a gap in JSON Schema.
   EXPECT_TRUE(std::none_of(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "CHAT-CONTENT-TYPE"; }));
   EXPECT_TRUE(std::any_of(gaps.begin(), gaps.end(), [](const auto& g) { return g.what == "AGENT-DONE-LAST"; }));

@@ -128,10 +128,36 @@ const mutations = {
       for (const [k, p] of Object.entries(def.properties || {})) if (k !== 'type') delete p.type;
     }
   },
-  'no unknown-type branch': (s) => {
-    s.oneOf = s.oneOf.filter((b) => !/UnknownEvent$/.test(b.$ref));
+  'known types only': (s) => {
+    s.properties.type.enum = s.allOf.map((b) => b.if.properties.type.const);
   },
 };
+
+// A frame of a listed type without one of its required fields: the errors a
+// validator gives must all be about that type's schema (the `if`/`then` that
+// type selects), where a oneOf over the same schemas reports every branch.
+function oneBranchNamed(schema) {
+  const dialect = schema['x-sse-conform-catalog'].dialect;
+  const branch = schema.allOf.find((b) => (schema.$defs[b.then.$ref.split('/').pop()].required || []).length > 1);
+  if (!branch) return { ok: true, line: `${dialect}: no type with a required field besides type` };
+  const name = branch.then.$ref.split('/').pop();
+  const frame = { type: branch.if.properties.type.const };
+  const validate = newAjv(schema, { allErrors: true }).compile(schema);
+  const asOneOf = structuredClone(schema);
+  delete asOneOf.allOf;
+  const unknown = Object.keys(schema.$defs).find((k) => schema.$defs[k]['x-sse-conform-unknown-type']);
+  asOneOf.oneOf = [...schema.allOf.map((b) => ({ $ref: b.then.$ref })), { $ref: `#/$defs/${unknown}` }];
+  const validateOneOf = newAjv(asOneOf, { allErrors: true }).compile(asOneOf);
+  const rejected = !validate(frame);
+  const errors = validate.errors || [];
+  validateOneOf(frame);
+  const named = errors.every((e) => e.schemaPath.includes(`/$defs/${name}/`) || e.keyword === 'if');
+  return {
+    ok: rejected && named && errors.length <= 3,
+    line: `${dialect}: ${JSON.stringify(frame)} gives ${errors.length} errors, all about ${name}` +
+      ` (a oneOf over the same schemas: ${(validateOneOf.errors || []).length})`,
+  };
+}
 
 function checkJsonSchema(bin, casesDir, work) {
   const outDir = path.join(work, 'schemas');
@@ -150,6 +176,33 @@ function checkJsonSchema(bin, casesDir, work) {
       schema['x-sse-conform-rules'].filter((r) => r.expressed_by).map((r) => r.id),
     );
   }
+  // Every dialect: one bad frame, one branch named.
+  let named = 0;
+  for (const schema of Object.values(schemas)) {
+    const n = oneBranchNamed(schema);
+    console.log(`jsonschema: one branch named: ${n.line}`);
+    if (!n.ok) {
+      console.error(`jsonschema: a bad frame's errors are not all about its own type: ${n.line}`);
+      named = 1;
+    }
+  }
+  // On standard output the dialects are one document; each embedded schema
+  // is found by its $id and validates as the file of its own does.
+  const bundled = require('child_process').spawnSync(bin, ['export', '--to', 'jsonschema'], { encoding: 'utf8' });
+  const bundle = bundled.status === 0 ? JSON.parse(bundled.stdout) : null;
+  if (!bundle || Object.keys(bundle.$defs).sort().join() !== Object.keys(schemas).sort().join()) {
+    console.error(`jsonschema: export to standard output is not one document of every dialect (${bundled.status}): ${bundled.stderr}`);
+    named = 1;
+  } else {
+    const ajv = newAjv(bundle);
+    ajv.addSchema(bundle);
+    const ok = Object.keys(schemas).every((d) => {
+      const v = ajv.getSchema(`urn:sse-conform:schema:${d}`);
+      return v && v({ type: 'an-unknown-type' }) && !v({ type: 3 });
+    });
+    console.log(`jsonschema: standard output: one document, ${Object.keys(bundle.$defs).length} embedded schemas found by $id: ${ok ? 'each validates' : 'NOT all validate'}`);
+    if (!ok) named = 1;
+  }
   const cases = loadCases(casesDir);
   const r = runCases(cases, validators, expressed);
   const layers = [...new Set(cases.map((c) => c.layer))].sort().join(', ');
@@ -163,7 +216,7 @@ function checkJsonSchema(bin, casesDir, work) {
   console.log(
     `jsonschema: broken cases whose broken frame is not JSON (outside a JSON Schema): ${r.notJson.join('; ') || 'none'}`,
   );
-  let code = 0;
+  let code = named;
   if (r.valid + r.invalid + r.notJson.length + r.failures.length !== cases.length || cases.length === 0) {
     console.error(`jsonschema: ${cases.length} cases loaded but not all were checked`);
     code = 1;
@@ -279,11 +332,11 @@ async function checkOpenApi(bin, work) {
 
 function checkTypeScript(bin, work) {
   fs.mkdirSync(work, { recursive: true });
-  exportTo(bin, 'typescript', path.join(work, 'sse-conform.d.ts'));
+  exportTo(bin, 'typescript', path.join(work, 'sse-conform.ts'));
   fs.copyFileSync(path.join(here, 'consumer.ts'), path.join(work, 'consumer.ts'));
   const tsc = path.join(here, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [tsc, '--strict', '--noEmit', '--target', 'es2020', '--module', 'commonjs',
-    path.join(work, 'sse-conform.d.ts'), path.join(work, 'consumer.ts')];
+    path.join(work, 'sse-conform.ts'), path.join(work, 'consumer.ts')];
   try {
     execFileSync(process.execPath, args, { encoding: 'utf8', stdio: 'pipe' });
   } catch (e) {
@@ -292,6 +345,33 @@ function checkTypeScript(bin, work) {
   }
   const version = require(path.join(here, 'node_modules', 'typescript', 'package.json')).version;
   console.log(`typescript: tsc ${version} --strict --noEmit compiles the declarations and consumer.ts`);
+  // At run time: each dialect's list holds its catalog's types, and the guard
+  // tells a listed type from any other.
+  const ts = require('typescript');
+  const js = ts.transpileModule(fs.readFileSync(path.join(work, 'sse-conform.ts'), 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS },
+  });
+  const mod = { exports: {} };
+  require('vm').runInNewContext(js.outputText, { exports: mod.exports });
+  const schemaOut = JSON.parse(
+    require('child_process').spawnSync(bin, ['export', '--to', 'jsonschema'], { encoding: 'utf8' }).stdout,
+  );
+  const wrong = [];
+  for (const [dialect, schema] of Object.entries(schemaOut.$defs)) {
+    const pascal = dialect.replace(/(^|[^A-Za-z0-9])([a-z0-9])/g, (_, __, c) => c.toUpperCase());
+    const list = mod.exports[`${pascal[0].toLowerCase()}${pascal.slice(1)}EventTypes`];
+    const guard = mod.exports[`isKnown${pascal}Type`];
+    const types = schema.allOf.map((b) => b.if.properties.type.const);
+    if (!Array.isArray(list) || list.join() !== types.join() || typeof guard !== 'function' ||
+        !types.every((t) => guard(t)) || guard('an-unknown-type')) {
+      wrong.push(dialect);
+    }
+  }
+  if (wrong.length) {
+    console.error(`typescript: the run-time list or guard is wrong for ${wrong.join(', ')}`);
+    return 1;
+  }
+  console.log(`typescript: run time: ${Object.keys(schemaOut.$defs).length} lists of types and guards, each its catalog's`);
   return checkHostileTypeScript(bin, work, tsc);
 }
 

@@ -3,17 +3,25 @@
 // typescript` writes (check.js compiles both with tsc --strict --noEmit).
 // It narrows the unions on `type`, reads required and optional fields, and
 // keeps unknown events whole.
-import type {
-  AgentSseEvent,
-  AgentUnknownEvent,
-  ChatEventType,
-  ChatSseEvent,
-  ChatUnknownEvent,
-  CodeSseEvent,
-  WorkflowSseEvent,
+import {
+  type AgentSseEvent,
+  type AgentUnknownEvent,
+  type ChatEventType,
+  type ChatSseEvent,
+  type ChatUnknownEvent,
+  type CodeSseEvent,
+  type WorkflowSseEvent,
+  chatEventTypes,
+  isKnownChatType,
 } from './sse-conform';
 
 const chatTypes: ReadonlySet<string> = new Set<ChatEventType>(['content', 'tool_call', 'usage', 'done']);
+
+// A decoded frame's type, told known or unknown at run time before it is narrowed.
+export function classify(type: string): ChatEventType | 'unknown' {
+  return isKnownChatType(type) ? type : 'unknown';
+}
+export const everyChatType: readonly ChatEventType[] = chatEventTypes;
 
 function isUnknown(e: ChatSseEvent | ChatUnknownEvent): e is ChatUnknownEvent {
   return 'raw' in e;

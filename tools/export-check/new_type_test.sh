@@ -50,19 +50,20 @@ expect() {  # FILE WHAT PATTERN
 "$bin" export --to jsonschema --dialect chat --spec "$tmp/spec" -o "$tmp/chat.schema.json" 2>"$tmp/jsonschema.err"
 "$bin" export --to jsonschema --dialect code --spec "$tmp/spec" -o "$tmp/code.schema.json" 2>/dev/null
 "$bin" export --to openapi --spec "$tmp/spec" -o "$tmp/openapi.json" 2>"$tmp/openapi.err"
-"$bin" export --to typescript --spec "$tmp/spec" -o "$tmp/sse.d.ts" 2>"$tmp/typescript.err"
-"$bin" export --to typescript -o "$tmp/builtin.d.ts" 2>/dev/null
+"$bin" export --to typescript --spec "$tmp/spec" -o "$tmp/sse.ts" 2>"$tmp/typescript.err"
+"$bin" export --to typescript -o "$tmp/builtin.ts" 2>/dev/null
 
 expect "$tmp/chat.schema.json" "jsonschema chat: the type's const" '"const": "export_probe"'
 expect "$tmp/chat.schema.json" "jsonschema chat: its required field" '"probeCount"'
-expect "$tmp/chat.schema.json" "jsonschema chat: in the oneOf" '"$ref": "#/$defs/ChatExportProbeEvent"'
+expect "$tmp/chat.schema.json" "jsonschema chat: its branch (if type, then its schema)" '"$ref": "#/$defs/ChatExportProbeEvent"'
 expect "$tmp/code.schema.json" "jsonschema code (profile): inherited" '"const": "export_probe"'
 expect "$tmp/openapi.json" "openapi: component" '"ChatExportProbeEvent": {'
 expect "$tmp/openapi.json" "openapi: in the union" '"$ref": "#/components/schemas/ChatExportProbeEvent"'
-expect "$tmp/sse.d.ts" "typescript: interface" 'export interface ChatExportProbeEvent {'
-expect "$tmp/sse.d.ts" "typescript: in the union" '  | ChatExportProbeEvent'
-expect "$tmp/sse.d.ts" "typescript: discriminator" 'readonly type: "export_probe";'
-expect "$tmp/sse.d.ts" "typescript: optional field with its default" '@defaultValue `"none"`'
+expect "$tmp/sse.ts" "typescript: interface" 'export interface ChatExportProbeEvent {'
+expect "$tmp/sse.ts" "typescript: in the union" '  | ChatExportProbeEvent'
+expect "$tmp/sse.ts" "typescript: discriminator" 'readonly type: "export_probe";'
+expect "$tmp/sse.ts" "typescript: optional field with its default" '@defaultValue `"none"`'
+expect "$tmp/sse.ts" "typescript: in the run-time list of types" 'chatEventTypes: readonly ChatEventType\[\] = \[.*"export_probe"'
 # The event's schema, member by member.
 if python3 - "$tmp/chat.schema.json" <<'PY'; then echo "ok: jsonschema chat: type, required, default, description"; else fail=1; fi
 import json, sys
@@ -89,12 +90,12 @@ PY
 # The new rule: in the annotations / TSDoc, and in each "not expressible" list.
 expect "$tmp/chat.schema.json" "jsonschema chat: the rule in x-sse-conform-rules" '"id": "EXPORT-PROBE-ONCE"'
 expect "$tmp/openapi.json" "openapi: the rule in x-sse-conform-rules" '"id": "EXPORT-PROBE-ONCE"'
-expect "$tmp/sse.d.ts" "typescript: the rule as @remarks" '@remarks rule EXPORT-PROBE-ONCE (should'
+expect "$tmp/sse.ts" "typescript: the rule as @remarks" '@remarks rule EXPORT-PROBE-ONCE (should'
 for f in jsonschema openapi typescript; do
   expect "$tmp/$f.err" "$f: the rule in the not-expressible list" "chat: EXPORT-PROBE-ONCE: at_most_once (should)"
 done
 # The control: the built-in catalogs do not have it.
-if grep -q export_probe "$tmp/builtin.d.ts"; then echo "FAIL: the built-in export has export_probe"; fail=1; fi
+if grep -q export_probe "$tmp/builtin.ts"; then echo "FAIL: the built-in export has export_probe"; fail=1; fi
 # With the pinned tools (tools/install-deps.sh): ajv validates a probe frame
 # and rejects one without its required field; tsc --strict compiles a consumer
 # of the new interface.
@@ -120,7 +121,7 @@ export function count(e: ChatSseEvent): number {
 export const bad: ChatExportProbeEvent = { type: 'export_probe' };
 TS
   if node "$check_dir/node_modules/typescript/bin/tsc" --strict --noEmit --target es2020 --module commonjs \
-    "$tmp/sse.d.ts" "$tmp/probe.ts"; then
+    "$tmp/sse.ts" "$tmp/probe.ts"; then
     echo "ok: tsc --strict compiles a consumer of ChatExportProbeEvent"
   else
     echo "FAIL: tsc --strict on the new type"

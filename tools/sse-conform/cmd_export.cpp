@@ -48,22 +48,18 @@ int run_export(const export_options& opt) {
     }
     dialects.push_back(d);
   }
-  const auto result = conformance::export_catalog(*cat, *format, dialects);
+  const bool to_stdout = opt.out.empty() || opt.out == "-";
+  const auto result = conformance::export_catalog(*cat, *format, dialects, to_stdout);
   if (!result.conflicts.empty()) {
     std::cerr << "sse-conform export: the exported names collide, nothing written:\n";
     for (const auto& c : result.conflicts) std::cerr << "  " << c << '\n';
     return exit_usage;
   }
   if (result.files.size() == 1) {
-    if (opt.out.empty() || opt.out == "-") std::cout << result.files.front().text;
+    if (to_stdout) std::cout << result.files.front().text;
     else if (!write_file(opt.out, result.files.front().text)) return exit_usage;
   } else {
-    // Several files (jsonschema, several dialects): -o names a folder.
-    if (opt.out.empty() || opt.out == "-") {
-      std::cerr << "sse-conform export: --to " << opt.to
-                << " writes one file per dialect: give -o DIR, or one --dialect\n";
-      return exit_usage;
-    }
+    // Several files (jsonschema, several dialects, -o given): -o names a folder.
     std::error_code ec;
     std::filesystem::create_directories(opt.out, ec);
     for (const auto& f : result.files) {
@@ -90,7 +86,8 @@ void add_export_command(CLI::App& app, int& code) {
   cmd->add_option("--dialect", opt->dialects, "Dialect to export (repeatable; default: every dialect)");
   add_contract_options(cmd, opt->contract);
   cmd->add_option("-o,--output", opt->out,
-                  "Output file (default: stdout); a folder for jsonschema with several dialects");
+                  "Output file (default: standard output, where jsonschema's several dialects are one "
+                  "document); with jsonschema and several dialects, a folder of one file per dialect");
   cmd->callback([opt, &code] { code = run_export(*opt); });
 }
 

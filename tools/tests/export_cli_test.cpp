@@ -75,11 +75,17 @@ TEST_F(export_cli, usage_errors_exit_2_and_say_what_is_wrong) {
   EXPECT_EQ(dialect.status, 2);
   EXPECT_NE(dialect.err.find("unknown dialect 'nope' (known: chat, code, workflow, agent)"), std::string::npos)
       << dialect.err;
-  // Several schemas need a folder.
+  // Several schemas on standard output are one document, each dialect's
+  // schema embedded with its $id.
   const auto files = run("--to jsonschema");
-  EXPECT_EQ(files.status, 2);
-  EXPECT_NE(files.err.find("give -o DIR, or one --dialect"), std::string::npos) << files.err;
-  EXPECT_TRUE(files.out.empty());
+  EXPECT_EQ(files.status, 0) << files.err;
+  const auto bundle = nlohmann::json::parse(files.out, nullptr, false);
+  ASSERT_FALSE(bundle.is_discarded()) << files.out.substr(0, 200);
+  EXPECT_EQ(bundle["$id"], "urn:sse-conform:schemas");
+  for (const char* d : {"chat", "code", "workflow", "agent"}) {
+    EXPECT_EQ(bundle["$defs"][d]["$id"], std::string("urn:sse-conform:schema:") + d);
+    EXPECT_FALSE(bundle["$defs"][d].contains("$schema")) << d;
+  }
   const auto spec = run("--to typescript --spec " + quote((dir_ / "no-such-spec").string()));
   EXPECT_EQ(spec.status, 2) << spec.err;
   const auto unwritable = run("--to typescript -o " + quote((dir_ / "no-such-dir" / "x.d.ts").string()));

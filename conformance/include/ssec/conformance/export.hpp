@@ -55,9 +55,10 @@ struct export_output {
 /// or empty when it cannot (the rule is then a gap).
 std::string_view expressed_by(export_format format, sse::dialect::check_kind kind) noexcept;
 
-/// The JSON Schema (2020-12) of one dialect's structured frame: a `oneOf`
-/// over the event types discriminated by a `type` const, plus a branch for
-/// the unknown types. `gaps` receives what it cannot express.
+/// The JSON Schema (2020-12) of one dialect's structured frame: an object
+/// with a string `type`, and per event type an `if` (that type) / `then` (its
+/// schema), so a validator reports the one branch a frame's type selects;
+/// any other type is unknown and valid. `gaps` receives what it cannot express.
 nlohmann::ordered_json json_schema(const sse::dialect::catalog& cat, const sse::dialect::dialect_spec& d,
                                    std::vector<export_gap>& gaps);
 
@@ -67,16 +68,17 @@ nlohmann::ordered_json openapi_document(const sse::dialect::catalog& cat,
                                         std::span<const sse::dialect::dialect_spec* const> dialects,
                                         std::vector<export_gap>& gaps);
 
-/// TypeScript declarations: per dialect a discriminated union
+/// The TypeScript module: per dialect a discriminated union
 /// (`<Dialect>SseEvent`: ChatSseEvent, ..., AgentSseEvent), one interface per
-/// event type and `<Dialect>UnknownEvent` keeping the raw object.
+/// event type, `<Dialect>UnknownEvent` keeping the raw object, and at run time
+/// the list of types (`chatEventTypes`) with its guard (`isKnownChatType`).
 std::string typescript_declarations(const sse::dialect::catalog& cat,
                                     std::span<const sse::dialect::dialect_spec* const> dialects,
                                     std::vector<export_gap>& gaps);
 
-/// Where `ts` is more than exported interfaces and type aliases between
-/// comments ("byte 812: expected `export`, found a statement the export does
-/// not write"), or nullopt. ECMAScript's line terminators (LF, CR, U+2028,
+/// Where `ts` is more than exported interfaces, type aliases, lists of string
+/// literals and the type guard between comments ("byte 812: expected
+/// `export`, found a statement the export does not write"), or nullopt. ECMAScript's line terminators (LF, CR, U+2028,
 /// U+2029) end a `//` comment; CR, U+2028 and U+2029 anywhere are refused.
 /// export_catalog() checks every TypeScript export with it.
 std::optional<std::string> typescript_shape_violation(std::string_view ts);
@@ -84,7 +86,12 @@ std::optional<std::string> typescript_shape_violation(std::string_view ts);
 /// The export of `dialects` (all of the catalog's when empty) in `format`.
 /// Within a dialect, colliding names are made unique (detail::event_names());
 /// names two dialects collide on are `conflicts`, and `files` is then empty.
+/// With `one_document` (standard output), the JSON Schemas of several
+/// dialects are one document, `sse-conform.schemas.json`: each dialect's
+/// schema embedded under `$defs/<dialect>` with its own `$id`
+/// (urn:sse-conform:schema:<dialect>, what a validator refers to).
 export_output export_catalog(const sse::dialect::catalog& cat, export_format format,
-                             std::span<const sse::dialect::dialect_spec* const> dialects = {});
+                             std::span<const sse::dialect::dialect_spec* const> dialects = {},
+                             bool one_document = false);
 
 }  // namespace ssec::conformance
