@@ -65,25 +65,30 @@ int run_serve(const serve_cli& o) {
   std::signal(SIGINT, [](int) { interrupted = 1; });
   std::signal(SIGTERM, [](int) { interrupted = 1; });
   const auto start = std::chrono::steady_clock::now();
+  std::size_t posts_told = 0;
+  // Every graded post is told as it arrives: the browser's verdict.
+  const auto tell_posts = [&] {
+    const std::size_t posts = server.browser_posts();
+    if (posts == posts_told) return;
+    posts_told = posts;
+    std::cout << "sse-conform serve: browser results: " << live::grade_of(server.browser_rows()).sentence()
+              << std::endl;
+  };
   while (!interrupted) {
     if (o.duration_s > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(o.duration_s))
       break;
     if (!o.browser_results.empty() && server.wait_for_browser(std::chrono::milliseconds(100))) break;
     if (o.browser_results.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    tell_posts();
   }
   server.stop();
+  tell_posts();
   if (!o.browser_results.empty()) {
     const auto rows = server.browser_rows();
     std::ofstream out(o.browser_results);
     out << live::matrix_lines(rows);
-    std::size_t failed = 0;
-    for (const auto& r : rows) {
-      failed += r.outcome == conformance::outcome::fail || r.outcome == conformance::outcome::non_strict ||
-                r.outcome == conformance::outcome::timeout;
-    }
-    std::cout << "sse-conform serve: " << counted(rows.size(), "browser result") << ", " << failed << " failed\n";
     if (rows.empty()) return exit_usage;
-    return failed == 0 ? exit_ok : exit_failure;
+    return live::grade_of(rows).conforming() ? exit_ok : exit_failure;
   }
   return exit_ok;
 }

@@ -132,7 +132,11 @@ TEST(hostile_serve, a_post_with_wrong_types_is_400_and_the_server_goes_on) {
       post_results(serve.port(), R"({"user_agent":"x","results":[{"name":"wire/bom/3RFS",)"
                                  R"("status":"ended","events":[{"type":"message","data":"a"}]}]})");
   EXPECT_EQ(status_line(good), "HTTP/1.1 200 OK") << good;
-  EXPECT_NE(good.find(R"({"graded":1})"), std::string::npos) << good;
+  // The grade of the post: the page shows its verdict.
+  EXPECT_NE(good.find(R"({"graded":1,"conforming":false,"verdict":"browser:other: 1 case: 1 FAIL; MUST cases: 1 )"
+                      R"(failed of 1 graded: NOT conforming","statuses":{"FAIL":1}})"),
+            std::string::npos)
+      << good;
 }
 
 // A hundred connections that never finish their request head do not

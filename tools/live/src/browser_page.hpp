@@ -43,10 +43,21 @@ async function main() {
     log(c.name + ": " + r.status + ", " + r.events.length + " events");
     results.push(r);
   }
-  await fetch("/results", { method: "POST", headers: { "Content-Type": "application/json" },
-                             body: JSON.stringify({ user_agent: navigator.userAgent, results: results }) });
-  document.title = "sse-conform: done";
-  log("posted " + results.length + " results");
+  const posted = await fetch("/results", { method: "POST", headers: { "Content-Type": "application/json" },
+                                            body: JSON.stringify({ user_agent: navigator.userAgent, results: results }) });
+  // The server grades what was seen; the page shows its verdict.
+  const grade = posted.ok ? await posted.json() : null;
+  if (grade === null) {
+    log("posted " + results.length + " results; the server refused them: " + (await posted.text()));
+    document.title = "sse-conform: not graded";
+    return;
+  }
+  log("posted " + results.length + " results: " + grade.verdict);
+  const verdict = document.createElement("h2");
+  verdict.id = "verdict";
+  verdict.textContent = grade.verdict;
+  document.body.insertBefore(verdict, document.getElementById("log"));
+  document.title = "sse-conform: " + (grade.conforming ? "conforming" : "NOT conforming");
 }
 main().catch((e) => { log("error: " + e); fetch("/results", { method: "POST", body: JSON.stringify({ error: String(e) }) }); });
 </script></body></html>

@@ -35,6 +35,7 @@ struct case_server::state {
   std::vector<browser_row> rows;
   std::map<std::pair<std::string, std::string>, std::size_t> row_of;  // (impl, case) -> index in rows
   bool browser_done = false;
+  std::size_t browser_posts = 0;
 
   void keep(browser_row row) {
     const auto [at, added] = row_of.try_emplace({row.impl, row.case_name}, rows.size());
@@ -500,13 +501,20 @@ void handle_get(case_server::state& st, const http::request& req, http::response
       const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
       if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
     }
+    // The page shows this post's grade; `serve` prints every post's.
+    const browser_grade grade = grade_of(rows);
+    nlohmann::ordered_json answer{{"graded", rows.size()},
+                                  {"conforming", grade.conforming()},
+                                  {"verdict", grade.sentence()},
+                                  {"statuses", grade.statuses}};
     {
       std::lock_guard lock(st.mutex);
       for (auto& row : rows) st.keep(std::move(row));
       st.browser_done = true;
+      ++st.browser_posts;
     }
     st.posted.notify_all();
-    res.send(200, "application/json", nlohmann::json{{"graded", rows.size()}}.dump());
+    res.send(200, "application/json", answer.dump());
     return;
   }
   if (get && (req.path.starts_with("/case/") || req.path.starts_with("/stream/")) && exists(st, req.path)) {
@@ -573,6 +581,41 @@ std::string matrix_lines(const std::vector<browser_row>& rows) {
   return out;
 }
 
+browser_grade grade_of(const std::vector<browser_row>& rows) {
+  browser_grade g;
+  for (const auto& r : rows) {
+    if (g.impl.empty()) g.impl = r.impl;
+    ++g.cases;
+    ++g.statuses[std::string(r.status())];
+    if (r.verdict != conformance::verdict::must) continue;
+    if (r.outcome == conformance::outcome::skip) {
+      ++g.must_not_graded;
+      continue;
+    }
+    ++g.must_graded;
+    g.must_failed += r.outcome == conformance::outcome::fail || r.outcome == conformance::outcome::error ||
+                     r.outcome == conformance::outcome::timeout;
+  }
+  return g;
+}
+
+std::string browser_grade::sentence() const {
+  if (cases == 0) return "no case was graded";
+  std::string out = impl + ": " + counted(cases, "case") + ":";
+  bool first = true;
+  for (const auto& [status, n] : statuses) {
+    out += (first ? " " : ", ") + std::to_string(n) + " " + status;
+    first = false;
+  }
+  out += "; MUST cases: ";
+  if (must_failed > 0) out += std::to_string(must_failed) + " failed of ";
+  out += std::to_string(must_graded) + " graded";
+  if (must_not_graded > 0) out += ", " + std::to_string(must_not_graded) + " not graded (a browser does not show them)";
+  out += conforming() ? (must_not_graded > 0 ? ": conforming on the graded MUST cases" : ": conforming")
+                      : ": NOT conforming";
+  return out;
+}
+
 ssec::result<std::unique_ptr<case_server>> case_server::start(std::vector<conformance::test_case> cases,
                                                               std::vector<served_stream> streams, std::string address,
                                                               std::uint16_t port, serve_limits limits) {
@@ -599,6 +642,11 @@ void case_server::stop() {
 std::vector<browser_row> case_server::browser_rows() const {
   std::lock_guard lock(state_->mutex);
   return state_->rows;
+}
+
+std::size_t case_server::browser_posts() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->browser_posts;
 }
 
 bool case_server::wait_for_browser(std::chrono::milliseconds timeout) const {

@@ -94,6 +94,36 @@ TEST(case_server_results, keep_the_latest_row_of_each_case_per_kind_of_browser) 
   EXPECT_EQ(rows[2].case_name, a);
 }
 
+// The grade a page shows and serve prints: a failed or timed-out MUST case
+// makes it NOT conforming; a skipped one is not graded, and the verdict says
+// so rather than "conforming".
+TEST(case_server_results, the_grade_counts_statuses_and_judges_the_must_cases) {
+  using ssec::conformance::outcome;
+  using ssec::conformance::verdict;
+  const auto row = [](std::string name, outcome o, verdict v) {
+    return ssec::live::browser_row{"browser:chromium", std::move(name), o, v, {}, {}};
+  };
+  std::vector<ssec::live::browser_row> rows{row("wire/a/A", outcome::pass, verdict::must),
+                                            row("wire/a/B", outcome::skip, verdict::must),
+                                            row("wire/a/C", outcome::non_strict, verdict::should)};
+  auto g = ssec::live::grade_of(rows);
+  EXPECT_TRUE(g.conforming());
+  EXPECT_EQ(g.sentence(),
+            "browser:chromium: 3 cases: 1 FAIL, 1 PASS, 1 SKIPPED; MUST cases: 1 graded, 1 not graded (a browser does "
+            "not show them): conforming on the graded MUST cases");
+  rows.push_back(row("wire/a/D", outcome::timeout, verdict::must));
+  g = ssec::live::grade_of(rows);
+  EXPECT_FALSE(g.conforming());
+  EXPECT_EQ(g.must_failed, 1u);
+  EXPECT_NE(g.sentence().find("MUST cases: 1 failed of 2 graded, 1 not graded"), std::string::npos) << g.sentence();
+  EXPECT_TRUE(g.sentence().ends_with(": NOT conforming")) << g.sentence();
+  rows.erase(rows.begin() + 1);
+  rows.pop_back();
+  EXPECT_EQ(ssec::live::grade_of(rows).sentence(),
+            "browser:chromium: 2 cases: 1 FAIL, 1 PASS; MUST cases: 1 graded: conforming");
+  EXPECT_FALSE(ssec::live::grade_of({}).conforming()) << "nothing graded is never conforming";
+}
+
 // A stand-in for a client library's sse-contract-tests service, with the
 // reference parser as its "client": it proves the driver's side of the mapping.
 TEST(service_driver, drives_a_contract_test_service_through_the_cases) {

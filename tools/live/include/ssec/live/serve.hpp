@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -72,6 +73,8 @@ class case_server {
   std::vector<browser_row> browser_rows() const;
   /// Waits until a browser posted its results (true) or `timeout` passed.
   bool wait_for_browser(std::chrono::milliseconds timeout) const;
+  /// How many result posts were graded so far (a page run again posts again).
+  std::size_t browser_posts() const;
 
   struct state;  ///< Implementation detail, shared with the connection handlers.
 
@@ -83,6 +86,23 @@ class case_server {
 
 /// The rows as the matrix's line format: "impl  case  STATUS" per line.
 std::string matrix_lines(const std::vector<browser_row>& rows);
+
+/// What a browser's results come to: how many cases had each status, and
+/// the verdict on the MUST cases (a failed, crashed or timed-out MUST case is
+/// a failure; a skipped one was not graded, and the verdict says so).
+struct browser_grade {
+  std::string impl;                             ///< "browser:chromium", ...; empty when there are no rows.
+  std::map<std::string, std::size_t> statuses;  ///< PASS, FAIL, IMPL_ACCEPT, ... → cases.
+  std::size_t cases = 0;
+  std::size_t must_graded = 0;
+  std::size_t must_failed = 0;
+  std::size_t must_not_graded = 0;
+  bool conforming() const noexcept { return cases > 0 && must_failed == 0; }
+  /// "browser:chromium: 1310 cases: 1200 PASS, 2 FAIL, 108 SKIPPED; MUST
+  /// cases: 2 failed of 900 graded, 40 not graded: NOT conforming".
+  std::string sentence() const;
+};
+browser_grade grade_of(const std::vector<browser_row>& rows);
 
 /// Grades what a browser's EventSource (or a test service) saw for one case,
 /// {"status":"ended"|"failed"|"timeout","events":[{"type","data","lastEventId"}]},
