@@ -106,7 +106,7 @@ void add_cases_command(CLI::App& app, int& code) {
   cmd->add_flag("--summary", opt->summary, "With --check: also print the summary table");
   cmd->add_option("--chunkings", opt->chunkings, "Chunking plan: whole,as-written,bytes,splits,random:N or all")
       ->capture_default_str();
-  cmd->add_flag("--no-progress", opt->no_progress,
+  cmd->add_flag("-q,--quiet,--no-progress", opt->no_progress,
                 "With --check: no progress bar on a terminal, no progress lines elsewhere");
   cmd->add_option("--progress-s", opt->progress_s,
                   "With --check, off a terminal (CI logs): a progress line on stderr this often (0 = none)")

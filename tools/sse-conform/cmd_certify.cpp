@@ -208,7 +208,7 @@ void add_certify_command(CLI::App& app, int& code) {
       ->capture_default_str()
       ->check(CLI::Range(1, 600000));
   cmd->add_option("--tags", a->tags_file, "The tag list for NEW's generated cases (default: NEW's or the built-in)");
-  cmd->add_flag("--quiet", a->quiet, "No progress lines on standard error");
+  cmd->add_flag("-q,--quiet,--no-progress", a->quiet, "No progress lines on standard error");
   cmd->add_flag("--fail-on-existing", a->fail_on_existing,
                 "Also fail on what already fails under OLD (reported either way, not a break)");
   cmd->add_flag("--allow-unchecked", a->allow_unchecked,

@@ -454,7 +454,7 @@ void add_check_command(CLI::App& app, int& code) {
                   "While the stream is open, a line on stderr this often: bytes, events, silence (0 = none)")
       ->capture_default_str()
       ->check(at_least(0.0));
-  cmd->add_flag("-q,--quiet", o->quiet, "No progress lines on stderr");
+  cmd->add_flag("-q,--quiet,--no-progress", o->quiet, "No progress lines on stderr");
   cmd->add_option("--json", o->json, "Write the report as JSON to this file (- for stdout)");
   cmd->add_option("--junit", o->junit, "Write the report as JUnit XML to this file (- for stdout)");
   per_request(cmd->add_option("--max-line", o->limits.max_line, "Longest line in bytes"))

@@ -219,7 +219,7 @@ void add_fuzz_command(CLI::App& app, int& code) {
       ->capture_default_str();
   cmd->add_option("--progress", args->progress_s, "Seconds between progress lines when stderr is not a terminal")
       ->capture_default_str();
-  cmd->add_flag("--no-progress", args->no_progress, "No progress on stderr");
+  cmd->add_flag("-q,--quiet,--no-progress", args->no_progress, "No progress on stderr");
   add_contract_options(cmd, args->contract);
   cmd->callback([args, &code] { code = fuzz(*args); });
 }

@@ -347,7 +347,8 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_flag("--require-all", args->require_all,
                 "Fail the run (exit 1) when any MUST case was not graded (skipped for a layer, a capability, limits)");
   cmd->add_flag("--list", args->list, "List the selected case ids and names, run nothing");
-  cmd->add_flag("--no-progress", args->no_progress, "No progress bar on a terminal, no progress lines elsewhere");
+  cmd->add_flag("-q,--quiet,--no-progress", args->no_progress,
+                "No progress bar on a terminal, no progress lines elsewhere");
   cmd->add_option("--progress-s", args->progress_s,
                   "Off a terminal (CI logs), a progress line on stderr this often (0 = none)")
       ->capture_default_str()

@@ -80,6 +80,19 @@ std::string version_text(std::string_view tool_version) {
     out += "cases " + std::to_string(v.cases) + " cases in " + std::to_string(v.files) + " files, fingerprint " +
            v.fingerprint + " (" + (dir / "conformance" / "cases").lexically_normal().string() + ")\n";
   }
+  // Where the README's example streams and the JavaScript adapters are: the
+  // source tree keeps them under tools/, an installed tool may keep them at the
+  // data directory's top (whichever layout holds them is printed).
+  out += "data " + fs::absolute(dir).lexically_normal().string() + "\n";
+  for (const std::string_view name : {"examples", "adapters"}) {
+    std::error_code ec;
+    for (const fs::path& candidate : {dir / "tools" / name, dir / name}) {
+      if (fs::is_directory(candidate, ec)) {
+        out += std::string(name) + " " + fs::absolute(candidate).lexically_normal().string() + "\n";
+        break;
+      }
+    }
+  }
   return out;
 }
 

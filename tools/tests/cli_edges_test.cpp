@@ -302,8 +302,20 @@ TEST_F(cli_edges, cases_check_prints_progress_lines) {
   EXPECT_NE(r.err.find("cases --check: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" cases, 0 failed, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" s left"), std::string::npos) << r.err;
-  const auto quiet = run("cases --check --chunkings whole --progress-s 0.001 --no-progress");
+  const auto quiet = run("cases --check --chunkings whole --progress-s 0.001 -q");
   EXPECT_EQ(quiet.err.find("cases --check: "), std::string::npos) << quiet.err;
+}
+
+// One quiet flag, spelled the same three ways, on every command that reports progress.
+TEST_F(cli_edges, every_command_that_reports_progress_takes_the_same_quiet_flag) {
+  for (const char* command : {"run", "cases", "check", "fuzz", "certify"}) {
+    const auto help = run(std::string(command) + " --help");
+    EXPECT_EQ(help.status, 0) << command << help.err;
+    EXPECT_NE(help.out.find("-q,--quiet,--no-progress"), std::string::npos) << command << "\n" << help.out;
+  }
+  const auto quiet = run("run --impl \"'" + tool + "' adapter\" --run 'wire/bom/*' --progress-s 0.001 --quiet");
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("run: 1/"), std::string::npos) << quiet.err;
 }
 
 // B. Colour on a terminal (script(1) gives the tool one), none under NO_COLOR.

@@ -83,6 +83,10 @@ TEST_F(data_dir, ssec_data_dir_names_another_data_directory_and_version_reports_
       << r.out;
   const std::string fingerprint = m[1];
   EXPECT_NE(r.out.find(data.string()), std::string::npos) << r.out;
+  // Where the data is, and no examples or adapters line where it holds none.
+  EXPECT_NE(r.out.find("\ndata " + fs::absolute(data).lexically_normal().string() + "\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nexamples "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nadapters "), std::string::npos) << r.out;
 
   // The fingerprint follows the bytes of the case files.
   std::ofstream(data / "conformance/cases/ours/one.yaml", std::ios::app) << "# a comment\n";
@@ -93,6 +97,9 @@ TEST_F(data_dir, ssec_data_dir_names_another_data_directory_and_version_reports_
   // The source tree's case set, by default.
   r = sh(quote(tool) + " --version");
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\ncases [0-9]{3,} cases in [0-9]+ files, fingerprint"))) << r.out;
+  const fs::path source = fs::absolute(source_dir).lexically_normal();
+  EXPECT_NE(r.out.find("\nexamples " + (source / "tools/examples").string() + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nadapters " + (source / "tools/adapters").string() + "\n"), std::string::npos) << r.out;
 }
 
 TEST_F(data_dir, an_installed_tool_reads_share_sse_conform) {
