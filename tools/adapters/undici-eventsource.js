@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// Adapter for undici's `EventSource` (npm `undici`, pinned): the EventSource
+// Node.js builds on, its message events as an application receives them.
+// No socket is opened: the EventSource is given a `dispatcher` of its own
+// (undici's documented Dispatcher interface) that answers its request with
+// status 200, `text/event-stream`, and the request's chunks as the response
+// body, one per macrotask, so that its fetch hands them on as they were split.
+// Every MessageEvent it dispatches, whatever its type, is recorded (its
+// dispatchEvent is observed); the stream's end fires a plain `error` event as
+// the connection is reestablished, which ends the parse, and the EventSource
+// is closed before it reconnects. EventSource exposes no reconnection time:
+// no `retry`.
+'use strict';
+const { serve } = require('./lib/adapter.js');
+const { packageVersion } = require('./lib/response.js');
+const { EventSource, Dispatcher } = require('undici');
+
+// Answers every request with the chunks of one stream, then ends it.
+class ChunkDispatcher extends Dispatcher {
+  constructor(chunks) {
+    super();
+    this.chunks = chunks;
+    this.served = false;
+  }
+
+  // undici 7's fetch hands a handler of the callbacks onConnect, onHeaders,
+  // onData, onComplete and onError (Dispatcher, "dispatch"); a chunk waits
+  // while onData has asked for a pause, until the resume given to onHeaders.
+  dispatch(options, handler) {
+    if (this.served) {
+      handler.onError(new Error('no reconnection'));
+      return true;
+    }
+    this.served = true;
+    const chunks = this.chunks;
+    let next = 0;
+    let paused = false;
+    let aborted = false;
+    const resume = () => {
+      if (!paused) return;
+      paused = false;
+      setImmediate(send);
+    };
+    const send = () => {
+      if (aborted || paused) return;
+      if (next < chunks.length) {
+        if (handler.onData(Buffer.from(chunks[next++])) === false) paused = true;
+        setImmediate(send);
+      } else {
+        handler.onComplete([]);
+      }
+    };
+    setImmediate(() => {
+      handler.onConnect(() => { aborted = true; });
+      if (aborted) return;
+      handler.onHeaders(200, [Buffer.from('content-type'), Buffer.from('text/event-stream')], resume, 'OK');
+      setImmediate(send);
+    });
+    return true;
+  }
+
+  close() { return Promise.resolve(); }
+
+  destroy() { return Promise.resolve(); }
+}
+
+serve({
+  name: 'undici',
+  version: packageVersion('undici'),
+  layers: ['wire'],
+  capabilities: ['bom', 'cr', 'utf8-repair', 'nul', 'last-event-id'],
+  async parse(chunks) {
+    const events = [];
+    return new Promise((resolve, reject) => {
+      const source = new EventSource('http://sse-conform.invalid/', { dispatcher: new ChunkDispatcher(chunks) });
+      const dispatch = source.dispatchEvent.bind(source);
+      source.dispatchEvent = (event) => {
+        // The connection's end is an `error` event that is no MessageEvent (a
+        // stream's own `event: error` is one, with data).
+        if (event.type === 'error' && typeof event.data !== 'string') {
+          source.close();
+          resolve({ events, retry: null });
+        } else if (typeof event.data === 'string') {
+          events.push({ type: event.type, data: event.data, lastEventId: event.lastEventId });
+        }
+        return dispatch(event);
+      };
+      setTimeout(() => {
+        source.close();
+        reject(new Error('the stream did not end'));
+      }, 5000).unref();
+    });
+  },
+});
