@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ ${#apps[@]} -eq 0 ] && apps=("${all_apps[@]}")
+case $tool in /*) ;; *) tool=$PWD/$tool ;; esac  # compare.js runs from this folder
 
 if [ ! -d "$here/node_modules" ]; then
   echo "SKIPPED: tools/producers/node_modules is missing (install the pinned frameworks: npm ci --prefix tools/producers)"
