@@ -14,7 +14,9 @@ command -v node >/dev/null || { echo "SKIPPED: node is not installed (run tools/
 [ -d "$adapters/node_modules" ] || { echo "SKIPPED: $adapters/node_modules is missing (run tools/install-deps.sh)"; exit 77; }
 status=0
 # folder under findings/ -> the adapter that grades that package
-for pair in openai:openai-sse anthropic-ai-sdk:anthropic-sse eventsource:eventsource parse-sse:parse-sse; do
+for pair in openai:openai-sse anthropic-ai-sdk:anthropic-sse eventsource:eventsource parse-sse:parse-sse \
+  ai-sdk-provider-utils:ai-sdk-sse modelcontextprotocol-sdk:mcp-sse google-genai:google-genai-sse \
+  mistralai:mistral-sse undici:undici-eventsource fetch-event-stream:fetch-event-stream; do
   folder="$here/${pair%%:*}"
   adapter="$adapters/${pair##*:}.js"
   n="$(find "$folder" -name '*.yaml' | wc -l)"
