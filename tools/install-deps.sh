@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test sse-conform.
 # Idempotent, and fast when everything is present (one dpkg query, no apt).
+# Usage: tools/install-deps.sh [--tool] [--browser]
+#   --tool     only what building the `sse-conform` target needs (the compiler,
+#              CMake, Ninja and the libraries the tool links; tools/report.sh);
+#              no clang, clang-tidy, GoogleTest, Google Benchmark or npm trees
+#   --browser  (or SSEC_BROWSER_TESTS=1) headless Chromium too, for the serve
+#              page's EventSource test (tools/live/tests); CI passes it
 set -euo pipefail
 
+tool_only=0
+browser="${SSEC_BROWSER_TESTS:-0}"
+for arg in "$@"; do
+  case "$arg" in
+    --tool) tool_only=1 ;;
+    --browser) browser=1 ;;
+    *) echo "usage: tools/install-deps.sh [--tool] [--browser]" >&2; exit 2 ;;
+  esac
+done
+
+# The `sse-conform` target: the libraries its CMake configuration finds
+# (yaml-cpp, nlohmann/json, CLI11, simdjson, zlib; libcurl's headers only, the
+# library is opened at run time).
 packages=(
-  cmake ninja-build g++ pkg-config git zip unzip python3
-  clang-14 libclang-rt-14-dev           # libFuzzer and the fuzz preset
-  clang-format-14 clang-tidy-14         # .clang-format, tools/tidy.sh
-  libgtest-dev libgmock-dev libbenchmark-dev
+  cmake ninja-build g++ pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev
   libcurl4-openssl-dev zlib1g-dev
-  dpkg-dev file                         # CPack's .deb and its dependencies (tools/package-test.sh)
 )
-# `--browser` (or SSEC_BROWSER_TESTS=1) adds headless Chromium for the serve
-# page's EventSource test (tools/live/tests); CI calls it, developers may not.
-if [[ "${1:-}" == "--browser" || "${SSEC_BROWSER_TESTS:-0}" == 1 ]]; then
-  packages+=(chromium)
+if ((!tool_only)); then
+  packages+=(
+    git zip unzip python3
+    clang-14 libclang-rt-14-dev           # libFuzzer and the fuzz preset
+    clang-format-14 clang-tidy-14         # .clang-format, tools/tidy.sh
+    libgtest-dev libgmock-dev libbenchmark-dev
+    dpkg-dev file                         # CPack's .deb and its dependencies (tools/package-test.sh)
+    patchelf                              # the portable tarball's library path (tools/release/tarball.sh)
+  )
+  if [[ "$browser" == 1 ]]; then
+    packages+=(chromium)
+  fi
 fi
 
 missing=()
@@ -23,22 +46,21 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: all ${#packages[@]} packages present"
 fi
+((!tool_only)) || exit 0
 
 # The JavaScript adapters (tools/adapters/): Node and the pinned npm packages.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "install-deps: installing nodejs npm"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
 fi
 adapters="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/adapters"
