@@ -52,6 +52,8 @@ struct check_cli {
   double heartbeat_s = 0;
   std::uint64_t chunking_seeds = 16;
   bool insecure = false;
+  std::string ca_file;
+  bool http2_prior_knowledge = false;
   std::string record;
   std::string junit;
   std::string json;
@@ -178,6 +180,8 @@ int run_scenario(const check_cli& o) {
   }
   live::scenario_options so;
   so.verify_tls = !o.insecure;
+  so.ca_file = o.ca_file;
+  so.http2_prior_knowledge = o.http2_prior_knowledge;
   so.chunking_seeds = o.chunking_seeds;
   so.strict = o.strict;
   so.heartbeat_s = o.heartbeat_s;
@@ -222,6 +226,8 @@ std::string reproduction(const check_cli& typed) {
     if (!typed.data.empty()) fetch += " -d " + harness::shell_quote(typed.data);
     if (!typed.data_file.empty()) fetch += " --data-file " + harness::shell_quote(typed.data_file);
     if (typed.insecure) fetch += " -k";
+    if (!typed.ca_file.empty()) fetch += " --cacert " + harness::shell_quote(typed.ca_file);
+    if (typed.http2_prior_knowledge) fetch += " --http2-prior-knowledge";
     if (typed.max_time_s > 0) {
       std::ostringstream seconds;
       seconds << typed.max_time_s;
@@ -335,6 +341,8 @@ int run_check(check_cli o) {
     req.idle_timeout_s = o.idle_timeout_s;
     req.max_bytes = o.max_bytes;
     req.verify_tls = !o.insecure;
+    req.ca_file = o.ca_file;
+    if (o.http2_prior_knowledge) req.version = http::http_version::http2_prior_knowledge;
     if (const auto valid = http::check_url(req.url); !valid) {
       std::cerr << "sse-conform check: --url " << shown_url << ": " << valid.error().message << '\n';
       return exit_usage;
@@ -449,6 +457,10 @@ void add_check_command(CLI::App& app, int& code) {
       ->capture_default_str()
       ->check(at_least<std::uint64_t>(0));
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates");
+  cmd->add_option("--cacert", o->ca_file, "Verify the server with the CA certificates of this PEM file")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--http2-prior-knowledge", o->http2_prior_knowledge,
+                "Speak HTTP/2 from the first byte (h2c on http://); without it HTTPS negotiates HTTP/2 by ALPN");
   per_request(cmd->add_option("--record", o->record, "Save the response as a capture (tools/docs/capture-format.md)"));
   cmd->add_option("--progress-s", o->progress_s,
                   "While the stream is open, a line on stderr this often: bytes, events, silence (0 = none)")

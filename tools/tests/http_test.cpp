@@ -6,6 +6,7 @@
 #include <csignal>
 #include <thread>
 
+#include "raw_client.hpp"
 #include "ssec/http/client.hpp"
 #include "ssec/http/server.hpp"
 
@@ -43,6 +44,40 @@ TEST(http, a_stream_arrives_whole_with_its_headers) {
   EXPECT_EQ(r.headers.at("content-type"), "text/event-stream");
   EXPECT_EQ(body, "data: one\n\ndata: a b\n\n");
   EXPECT_GE(r.seconds_to_first_byte, 0);
+}
+
+// A streamed body goes out chunked to an HTTP/1.1 client and ends with the
+// last chunk, so a cut is told from the end; an HTTP/1.0 client gets it
+// unchunked. A reset sends no last chunk.
+TEST(http, a_streamed_body_is_chunked_for_http11_and_ends_with_the_last_chunk) {
+  auto s_started = http::server::start([](const http::request& req, http::response& res) {
+    res.start(200, sse_headers);
+    res.write("data: one\n\n");
+    res.write("");  // no bytes: no chunk (an empty one would end the body)
+    res.write("data: two\n\n");
+    if (req.path == "/cut") res.reset_connection();
+  });
+  ASSERT_TRUE(s_started) << s_started.error().to_string();
+  http::server& s = **s_started;
+  const auto ask = [&](const std::string& request) {
+    raw_client::client c(s.port());
+    c.send(request);
+    const std::string answer = c.answer(10s);
+    return answer.substr(answer.find("\r\n\r\n") + 4);
+  };
+  EXPECT_EQ(ask("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), "b\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n0\r\n\r\n");
+  EXPECT_EQ(ask("GET / HTTP/1.0\r\n\r\n"), "data: one\n\ndata: two\n\n");
+  // Through the client: complete, the body unchunked, the protocol named; a cut is a reset.
+  std::string body;
+  auto r = fetch(s.base_url() + "/", body);
+  EXPECT_EQ(r.end, http::stream_end::complete) << r.error;
+  EXPECT_EQ(r.headers.at("transfer-encoding"), "chunked");
+  EXPECT_EQ(r.protocol, "HTTP/1.1");
+  EXPECT_EQ(body, "data: one\n\ndata: two\n\n");
+  body.clear();
+  r = fetch(s.base_url() + "/cut", body);
+  EXPECT_EQ(r.end, http::stream_end::reset) << r.error;
+  EXPECT_EQ(body, "data: one\n\ndata: two\n\n");
 }
 
 TEST(http, a_post_body_and_headers_reach_the_handler) {

@@ -250,11 +250,28 @@ stream_result stream(const stream_request& req, const on_data& data) {
     lib.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
     lib.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
   }
+  if (!req.ca_file.empty()) lib.easy_setopt(curl, CURLOPT_CAINFO, req.ca_file.c_str());
+  switch (req.version) {
+    case http_version::negotiate: lib.easy_setopt(curl, CURLOPT_HTTP_VERSION, long{CURL_HTTP_VERSION_2TLS}); break;
+    case http_version::http1_1: lib.easy_setopt(curl, CURLOPT_HTTP_VERSION, long{CURL_HTTP_VERSION_1_1}); break;
+    case http_version::http2_prior_knowledge:
+      lib.easy_setopt(curl, CURLOPT_HTTP_VERSION, long{CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE});
+      break;
+  }
   if (req.timeout_s > 0) lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout_s * 1000));
   const CURLcode rc = lib.easy_perform(curl);
   lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
   if (char* where = nullptr; lib.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &where) == CURLE_OK && where) {
     result.redirect_url = where;
+  }
+  if (long version = 0; lib.easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version) == CURLE_OK) {
+    switch (version) {
+      case CURL_HTTP_VERSION_1_0: result.protocol = "HTTP/1.0"; break;
+      case CURL_HTTP_VERSION_1_1: result.protocol = "HTTP/1.1"; break;
+      case CURL_HTTP_VERSION_2_0: result.protocol = "HTTP/2"; break;
+      case CURL_HTTP_VERSION_3: result.protocol = "HTTP/3"; break;
+      default: break;  // no response
+    }
   }
   result.seconds_total = t.seconds();
   if (rc == CURLE_OK) {
@@ -294,7 +311,9 @@ stream_result stream(const stream_request& req, const on_data& data) {
       case CURLE_RECV_ERROR:
       case CURLE_PARTIAL_FILE:
       case CURLE_GOT_NOTHING:
-      case CURLE_SEND_ERROR: result.end = stream_end::reset; break;
+      case CURLE_SEND_ERROR:
+      case CURLE_HTTP2:  // the HTTP/2 connection failed (GOAWAY, a framing error)
+      case CURLE_HTTP2_STREAM: result.end = stream_end::reset; break;  // RST_STREAM: the error names its code
       default: result.end = stream_end::other_error; break;
     }
   }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "ssec/support/escape.hpp"
@@ -480,6 +481,7 @@ std::optional<refusal> parse_head(std::string_view head, request& req) {
     }
   }
   if (first) return refuse(400, "no request line");
+  req.http11 = http11;
   return check_framing(req, http11);
 }
 
@@ -517,7 +519,15 @@ bool response::start(int status, const std::vector<std::pair<std::string, std::s
     return false;
   }
   std::string head = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason(status)) + "\r\n";
-  for (const auto& [k, v] : headers) head += k + ": " + v + "\r\n";
+  bool has_length = false;
+  for (const auto& [k, v] : headers) {
+    head += k + ": " + v + "\r\n";
+    has_length |= lower(k) == "content-length";
+  }
+  // No body at all for these statuses (RFC 9110, 6.4.1), so no framing either.
+  const bool bodiless = status < 200 || status == 204 || status == 304;
+  chunked_ = http11_ && !has_length && !bodiless;
+  if (chunked_) head += "Transfer-Encoding: chunked\r\n";
   head += "Connection: close\r\n\r\n";
   if (send_bytes(head)) return true;
   failed_ = true;
@@ -527,12 +537,30 @@ bool response::start(int status, const std::vector<std::pair<std::string, std::s
 bool response::write(std::string_view bytes) {
   if (!started_ && !start(200, {})) return false;
   if (head_only_ || failed_) return false;
-  if (!send_bytes(bytes)) {
+  if (bytes.empty()) return true;  // a chunk of no bytes would be the last one
+  bool sent = false;
+  if (chunked_) {
+    // One send per chunk, its size line and CRLF included, so the chunk
+    // reaches the peer in one piece as an unchunked write does.
+    char size[20];
+    const int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
+    std::string chunk;
+    chunk.reserve(static_cast<std::size_t>(n) + bytes.size() + 2);
+    chunk.append(size, static_cast<std::size_t>(n)).append(bytes).append("\r\n");
+    sent = send_bytes(chunk);
+  } else {
+    sent = send_bytes(bytes);
+  }
+  if (!sent) {
     failed_ = true;
     return false;
   }
   body_bytes_ += bytes.size();
   return true;
+}
+
+void response::finish() {
+  if (chunked_ && started_ && !head_only_ && !failed_ && !reset_) failed_ = !send_bytes("0\r\n\r\n");
 }
 
 bool response::send(int status, std::string_view content_type, std::string_view body) {
@@ -686,11 +714,13 @@ void server::serve_connection(std::uint64_t id, int fd) {
     // Lives until the handler returned: the body stays reserved while the handler holds it.
     request_reader reader(fd, limits_, stopping_, body_budget(body_bytes_, limits_.max_body_bytes_in_flight));
     const read_outcome read = reader.read(req);
+    res.http11_ = req.http11;
     if (done_reading(id)) {
       if (read.complete) {
         try {
           handler_(req, res);
           if (!res.started()) res.send(500, "text/plain", "the handler wrote nothing\n");
+          res.finish();
         } catch (...) {
           // One request's failure: its own 500 (or a reset when the response
           // had begun, so the cut is not taken for its end); the server goes on.

@@ -38,6 +38,7 @@ std::uint64_t capture::size() const {
 std::string write_capture(const capture& c) {
   nlohmann::ordered_json head{{"format", capture_magic}, {"version", capture_version}, {"source", c.source},
                               {"status", c.status},      {"headers", c.headers},       {"timed", c.timed}};
+  if (!c.protocol.empty()) head["protocol"] = c.protocol;
   std::string out = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
   for (const auto& p : c.pieces) {
     nlohmann::ordered_json line{{"t", p.at_seconds}, {"b64", base64_encode(p.bytes)}};
@@ -142,7 +143,7 @@ bool capture_reader::take_line(std::string_view line) {
       return fail("capture version " + std::to_string(*version) + " is not supported (this reader knows 1)");
     }
     if (!take("source", c_.source, "a string") || !take("status", c_.status, "a whole number") ||
-        !take("timed", c_.timed, "true or false")) {
+        !take("timed", c_.timed, "true or false") || !take("protocol", c_.protocol, "a string")) {
       return false;
     }
     if (j.contains("headers")) {

@@ -373,17 +373,58 @@ void check_response(const capture& cap, const body_pass& body, check_report& r) 
             "the stream is compressed: each event must be flushed through the compressor or clients see bursts",
             "identity", encoding});
   }
+  // HTTP/1.x without chunked coding or a length: the close is the end, so a
+  // cut reads as one. Known only for responses whose protocol was recorded.
+  const std::string coding = lower(header(cap, "transfer-encoding"));
+  if (cap.protocol.starts_with("HTTP/1") && header(cap, "content-length").empty() &&
+      coding.find("chunked") == std::string::npos) {
+    add(r, {"HTTP-CLOSE-DELIMITED", "should", std::nullopt, 0,
+            "the response has neither chunked transfer coding nor a Content-Length, so its end is the "
+            "connection's close: a cut (a proxy's read timeout, a crash) reads as a clean end to every client",
+            "Transfer-Encoding: chunked (or HTTP/2)", cap.protocol + " ended by the close", 0, "decision",
+            "decision, spec/DECISIONS.md#close-delimited"});
+  }
 }
 
-void check_transport(const capture& cap, const body_pass& body, check_report& r) {
+// What an HTTP/2 stream reset's code says about its cause, from the error
+// text libcurl gives ("... was not closed cleanly: PROTOCOL_ERROR (err 1)").
+std::string http2_reset_cause(std::string_view error) {
+  const auto code = [&](std::string_view name) { return error.find(std::string(name) + " (err") != error.npos; };
+  if (code("PROTOCOL_ERROR")) {
+    return "; PROTOCOL_ERROR: the response broke HTTP/2's rules, for example a connection-specific header "
+           "(Connection, Keep-Alive, Transfer-Encoding, Upgrade), which HTTP/2 forbids";
+  }
+  if (code("INTERNAL_ERROR")) return "; INTERNAL_ERROR: the server or a proxy failed while streaming";
+  if (code("CANCEL")) return "; CANCEL: the server or a proxy gave up on the stream";
+  if (code("STREAM_CLOSED") || code("REFUSED_STREAM")) return "; the server refused or closed the stream";
+  return "";
+}
+
+// At least this long a silence before a cut reads as an idle connection
+// closed by a proxy or load balancer (nginx's proxy_read_timeout is whole
+// seconds, at least 1; load balancers' idle timeouts are longer).
+constexpr double idle_cut_s = 1.0;
+
+void check_transport(const capture& cap, const body_pass& body, const reads& rd, check_report& r) {
   const auto tail = body.unterminated();
   const std::uint64_t at = body.size();
   const std::string where =
       tail ? "mid-frame (the frame at byte " + std::to_string(*tail) + " is incomplete)" : "on a frame boundary";
   if (cap.end == "reset") {
-    add(r, {"STREAM-RESET", "must", std::nullopt, tail.value_or(at),
-            "the connection broke " + where + (cap.error.empty() ? "" : ": " + cap.error),
-            "a clean end of the response", "reset after " + std::to_string(at) + " bytes"});
+    // How long the stream had been silent when it broke: a cut after a
+    // silence is what an idle timeout in front of the server does.
+    const double last = rd.count > 0 ? rd.latest_at : 0;
+    const double silence = cap.timed ? cap.seconds_total - last : 0;
+    std::string message =
+        "the connection broke " + where + (cap.error.empty() ? "" : ": " + cap.error) + http2_reset_cause(cap.error);
+    std::string seen = "reset after " + std::to_string(at) + " bytes";
+    if (cap.timed) seen += ", " + seconds(silence) + " after the last byte";
+    if (cap.timed && silence >= idle_cut_s) {
+      message += "; it came after " + seconds(silence) +
+                 " of silence: a proxy or load balancer likely closed an idle stream (its read or idle timeout); "
+                 "heartbeat comments (`: ping`) sent more often than that timeout keep it open";
+    }
+    add(r, {"STREAM-RESET", "must", std::nullopt, tail.value_or(at), message, "a clean end of the response", seen});
   } else if (cap.end == "timeout") {
     add(r, {"STREAM-TIMEOUT", "must", std::nullopt, at, "the response did not end within the overall timeout, " + where,
             "the stream to end", "still open after " + seconds(cap.seconds_total)});
@@ -576,7 +617,7 @@ void check_wire(const capture& cap, const body_pass& body, const reads& rd, cons
     t.last_byte = rd.latest_at;
     t.max_gap = std::max(rd.max_gap, t.first_byte);
     // The silence that made the reader give up counts too.
-    if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time")
+    if (cap.end == "idle_timeout" || cap.end == "timeout" || cap.end == "max_time" || cap.end == "reset")
       t.max_gap = std::max(t.max_gap, cap.seconds_total - t.last_byte);
     if (v.events > 0) {
       t.first_event = v.first_at;
@@ -653,6 +694,7 @@ check_report judge(const capture& meta, const body_pass& body, const reads& rd, 
   r.end = meta.end;
   r.error = meta.error;
   r.redirect_url = meta.redirect_url;
+  r.protocol = meta.protocol;
   r.pieces = rd.count;
   r.timing.total = meta.seconds_total;
   // The end of the stream was never read, so it is not graded.
@@ -660,7 +702,7 @@ check_report judge(const capture& meta, const body_pass& body, const reads& rd, 
   r.bytes = body.size();
   // Headers cut short by their limit are not judged: what was read of them is not the response's.
   if (meta.end != "headers_too_large") check_response(meta, body, r);
-  check_transport(meta, body, r);
+  check_transport(meta, body, rd, r);
   if (arrived != nullptr) check_wire(meta, body, rd, *arrived, opt, r);
   return r;
 }

@@ -92,6 +92,7 @@ capture fetch(const http::stream_request& req, std::size_t max_events, const sse
   cap.end = std::string(http::to_string(result.end));
   cap.error = result.error;
   cap.redirect_url = result.redirect_url;
+  cap.protocol = result.protocol;
   cap.seconds_to_first_byte = result.seconds_to_first_byte;
   cap.seconds_total = result.seconds_total;
   return cap;
@@ -295,6 +296,7 @@ check_report check_request(http::stream_request req, std::string source, std::si
   meta.end = std::string(http::to_string(result.end));
   meta.error = result.error;
   meta.redirect_url = result.redirect_url;
+  meta.protocol = result.protocol;
   meta.seconds_to_first_byte = result.seconds_to_first_byte;
   meta.seconds_total = result.seconds_total;
   if (sampling && meta.end == "timeout") meta.end = "max_time";

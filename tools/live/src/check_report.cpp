@@ -32,9 +32,13 @@ nlohmann::ordered_json to_json(const check_report& r) {
   }
   const auto num = [](double v) { return v < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
   nlohmann::ordered_json out{{"source", r.source}, {"dialect", r.dialect.empty() ? "wire" : r.dialect}};
-  out["response"] = {
-      {"status", r.status}, {"content_type", r.content_type}, {"content_encoding", r.content_encoding}, {"end", r.end},
-      {"error", r.error},   {"redirect", r.redirect_url}};
+  out["response"] = {{"status", r.status},
+                     {"content_type", r.content_type},
+                     {"content_encoding", r.content_encoding},
+                     {"end", r.end},
+                     {"error", r.error},
+                     {"redirect", r.redirect_url},
+                     {"protocol", r.protocol}};
   out["sizes"] = {{"bytes", r.bytes},
                   {"reads", r.pieces},
                   {"events", r.events},
@@ -153,7 +157,7 @@ std::string to_text(const check_report& r) {
   }
   if (r.status != 0) {
     // Header values are the server's text: printable() keeps escape sequences off the terminal.
-    out << src << ": HTTP " << r.status
+    out << src << ": " << (r.protocol.empty() ? "HTTP" : r.protocol) << " " << r.status
         << ", Content-Type: " << (r.content_type.empty() ? "(none)" : printable(r.content_type))
         << (r.content_encoding.empty() ? "" : ", Content-Encoding: " + printable(r.content_encoding))
         << ", ended: " << r.end << '\n';

@@ -505,6 +505,8 @@ request_result run_request(const scenario_request& q, const scenario_options& o,
   req.idle_timeout_s = q.limits.idle_timeout_s;
   req.max_bytes = q.limits.max_bytes;
   req.verify_tls = o.verify_tls;
+  req.ca_file = o.ca_file;
+  if (o.http2_prior_knowledge) req.version = http::http_version::http2_prior_knowledge;
 
   check_options opt;
   opt.dialect = q.spec;

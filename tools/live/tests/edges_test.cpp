@@ -281,6 +281,87 @@ TEST(check_response, a_charset_other_than_utf8_is_a_should_finding) {
   }
 }
 
+// HTTP/1.x ended by the close alone cannot tell a cut from the end: a
+// SHOULD on the decision; chunked, a length, HTTP/2 or an unknown protocol
+// (a capture recorded without it) are not reported.
+TEST(check_response, a_close_delimited_http1_response_is_a_should_finding) {
+  struct example {
+    std::string protocol;
+    std::map<std::string, std::string> headers;
+    bool flagged;
+  };
+  const std::vector<example> examples{
+      {"HTTP/1.1", {}, true},
+      {"HTTP/1.0", {}, true},
+      {"HTTP/1.1", {{"transfer-encoding", "chunked"}}, false},
+      {"HTTP/1.1", {{"transfer-encoding", "gzip, Chunked"}}, false},
+      {"HTTP/1.1", {{"content-length", "9"}}, false},
+      {"HTTP/2", {}, false},
+      {"", {}, false},
+  };
+  for (const auto& e : examples) {
+    ssec::live::capture cap;
+    cap.status = 200;
+    cap.protocol = e.protocol;
+    cap.headers = e.headers;
+    cap.headers["content-type"] = "text/event-stream";
+    cap.end = "complete";
+    cap.pieces.push_back({"data: a\n\n", 0.1});
+    const auto r = ssec::live::analyze(cap, {});
+    EXPECT_EQ(has(r, "HTTP-CLOSE-DELIMITED"), e.flagged) << e.protocol << "\n" << ssec::live::to_text(r);
+    EXPECT_TRUE(r.conforming());
+    for (const auto& f : r.findings) {
+      if (f.rule != "HTTP-CLOSE-DELIMITED") continue;
+      EXPECT_EQ(f.severity, "should");
+      EXPECT_EQ(f.basis, "decision");
+      EXPECT_NE(f.grounds.find("DECISIONS.md#close-delimited"), std::string::npos) << f.grounds;
+    }
+  }
+}
+
+// A cut after a silence says how long the stream had been silent and what
+// likely closed it; a cut in the middle of a busy stream does not guess.
+TEST(check_transport, a_reset_after_a_silence_names_the_silence_and_its_likely_cause) {
+  const auto cut = [](double last_byte, double end) {
+    ssec::live::capture cap;
+    cap.status = 200;
+    cap.headers["content-type"] = "text/event-stream";
+    cap.pieces.push_back({"data: a\n\n", 0.1});
+    cap.pieces.push_back({"data: b\n\n", last_byte});
+    cap.end = "reset";
+    cap.error = "transfer closed with outstanding read data remaining";
+    cap.seconds_total = end;
+    return ssec::live::analyze(cap, {});
+  };
+  const auto idle = cut(0.2, 2.2);
+  ASSERT_TRUE(has(idle, "STREAM-RESET")) << ssec::live::to_text(idle);
+  const auto& f =
+      *std::find_if(idle.findings.begin(), idle.findings.end(), [](const auto& x) { return x.rule == "STREAM-RESET"; });
+  EXPECT_NE(f.message.find("after 2.000 s of silence: a proxy or load balancer likely closed an idle stream"),
+            std::string::npos)
+      << f.message;
+  EXPECT_NE(f.message.find("heartbeat comments"), std::string::npos) << f.message;
+  EXPECT_NE(f.seen.find("2.000 s after the last byte"), std::string::npos) << f.seen;
+  // The longest silence counts the one the cut ended.
+  EXPECT_GE(idle.timing.max_gap, 2.0 - 1e-9);
+  const auto busy = cut(0.2, 0.25);
+  const auto& g =
+      *std::find_if(busy.findings.begin(), busy.findings.end(), [](const auto& x) { return x.rule == "STREAM-RESET"; });
+  EXPECT_EQ(g.message.find("likely closed"), std::string::npos) << g.message;
+  // An HTTP/2 stream reset says what its code means.
+  ssec::live::capture h2;
+  h2.status = 200;
+  h2.protocol = "HTTP/2";
+  h2.headers["content-type"] = "text/event-stream";
+  h2.pieces.push_back({"data: a\n\n", 0.1});
+  h2.end = "reset";
+  h2.error = "HTTP/2 stream 1 was not closed cleanly: PROTOCOL_ERROR (err 1)";
+  h2.seconds_total = 0.2;
+  const auto reset = ssec::live::analyze(h2, {});
+  EXPECT_NE(ssec::live::to_text(reset).find("PROTOCOL_ERROR: the response broke HTTP/2's rules"), std::string::npos)
+      << ssec::live::to_text(reset);
+}
+
 // Response headers too large to read are reported as
 // that, not as a connection that broke on a frame boundary.
 TEST(check_response, oversized_headers_are_named_not_taken_for_a_reset) {

@@ -27,6 +27,13 @@ namespace ssec::http {
 /// shows the URL as the user wrote it). Thread-safe.
 ssec::result<void> check_url(const std::string& url);
 
+/// Which HTTP the request speaks.
+enum class http_version {
+  negotiate,             ///< HTTP/2 when TLS's ALPN agrees, else HTTP/1.1 (plain http:// is HTTP/1.1).
+  http1_1,               ///< HTTP/1.1 only.
+  http2_prior_knowledge  ///< HTTP/2 from the first byte, without negotiation (h2c on http://).
+};
+
 struct stream_request {
   std::string url;
   std::string method = "GET";
@@ -42,6 +49,8 @@ struct stream_request {
   bool follow_redirects = false;  ///< Off: a redirect is reported, not followed silently.
   bool decode_content = true;     ///< Let curl undo gzip/deflate/br it announced it accepts.
   bool verify_tls = true;
+  std::string ca_file;  ///< PEM file of the CA certificates to verify the server with; empty: the system's.
+  http_version version = http_version::negotiate;
   /// Non-zero ends the exchange within about a second, also while the server
   /// is silent (end "stopped"): a command stopped by a signal
   /// (ssec/adapter/interrupt.hpp). Set from another thread; nullptr: never.
@@ -50,15 +59,15 @@ struct stream_request {
 
 /// Why the exchange ended.
 enum class stream_end {
-  complete,           ///< The server closed the response normally.
-  stopped,            ///< The caller's on_data returned false (enough events, say), or stream_request::stop.
-  max_bytes,          ///< The byte limit was reached.
-  timeout,            ///< The overall timeout struck.
-  idle_timeout,       ///< No byte for idle_timeout_s.
-  reset,              ///< The connection broke mid-response (reset, truncated chunked encoding...).
-  connect_error,      ///< Could not connect / resolve.
-  tls_error,          ///< TLS handshake or certificate failure.
-  other_error,        ///< Anything else curl reports; see stream_result::error.
+  complete,       ///< The server closed the response normally.
+  stopped,        ///< The caller's on_data returned false (enough events, say), or stream_request::stop.
+  max_bytes,      ///< The byte limit was reached.
+  timeout,        ///< The overall timeout struck.
+  idle_timeout,   ///< No byte for idle_timeout_s.
+  reset,          ///< The connection broke mid-response (reset, truncated chunked encoding, an HTTP/2 stream reset...).
+  connect_error,  ///< Could not connect / resolve.
+  tls_error,      ///< TLS handshake or certificate failure.
+  other_error,    ///< Anything else curl reports; see stream_result::error.
   headers_too_large,  ///< The response headers broke max_header_bytes (or libcurl's line limit): no body was read.
 };
 
@@ -71,6 +80,7 @@ struct stream_result {
   std::map<std::string, std::string> headers;  ///< Lower-cased names of the final response.
   std::uint64_t body_bytes = 0;
   std::string redirect_url;           ///< Where a 3xx pointed, when not followed.
+  std::string protocol;               ///< "HTTP/1.0", "HTTP/1.1", "HTTP/2" or "HTTP/3"; empty when no response came.
   double seconds_to_first_byte = -1;  ///< From the start to the first body byte; -1 if none.
   double seconds_total = 0;
 };

@@ -43,6 +43,7 @@ struct request {
   std::map<std::string, std::string> query;  ///< Decoded query parameters (last one wins).
   std::map<std::string, std::string> headers;
   std::string body;
+  bool http11 = true;  ///< HTTP/1.1 (false: HTTP/1.0, which cannot take a chunked response).
   std::string header(const std::string& lower_name) const {
     const auto it = headers.find(lower_name);
     return it == headers.end() ? std::string() : it->second;
@@ -98,13 +99,18 @@ class server;
 /// Writes one response on one connection. Not thread-safe.
 class response {
  public:
-  /// Sends the status line and headers (once). Adds `Connection: close`.
+  /// Sends the status line and headers (once). Adds `Connection: close`, and
+  /// `Transfer-Encoding: chunked` when the headers give no Content-Length and
+  /// the request is HTTP/1.1: a streamed body is then sent in chunks and ends
+  /// with the last chunk, so a client tells a cut (no last chunk) from the end.
+  /// An HTTP/1.0 request gets the body as is, ended by the close.
   /// A header name that is not a token, or a value with a control byte
   /// (CR, LF, NUL...), is never sent: the response becomes a 500 instead and
   /// start() returns false (a backstop against response splitting).
   bool start(int status, const std::vector<std::pair<std::string, std::string>>& headers);
-  /// Sends `bytes` as one write. Returns false once the peer is gone, the
-  /// server stops, or the peer read nothing for server_limits::send_timeout.
+  /// Sends `bytes` as one write (one chunk; nothing for no bytes). Returns
+  /// false once the peer is gone, the server stops, or the peer read nothing
+  /// for server_limits::send_timeout.
   bool write(std::string_view bytes);
   /// A complete small response: status, Content-Type, Content-Length, body.
   bool send(int status, std::string_view content_type, std::string_view body);
@@ -126,6 +132,10 @@ class response {
   bool reset_ = false;
   bool head_only_ = false;
   bool failed_ = false;  ///< A write failed or the head was invalid: nothing more is sent.
+  bool http11_ = true;   ///< The request's version: whether a chunked body may be sent.
+  bool chunked_ = false;
+  /// After the handler returned: the last chunk of a chunked body (not after a reset or a failure).
+  void finish();
   std::uint64_t body_bytes_ = 0;
   friend class server;
 };

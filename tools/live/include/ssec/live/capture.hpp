@@ -34,6 +34,7 @@ struct capture {
   std::string end = "complete";                ///< ssec::http::to_string(stream_end), e.g. "reset".
   std::string error;                           ///< Transport error text, or empty.
   std::string redirect_url;                    ///< Where a 3xx pointed, or empty.
+  std::string protocol;                        ///< "HTTP/1.1", "HTTP/2", ...; empty when not HTTP or unknown.
   double seconds_to_first_byte = -1;           ///< -1 when unknown / no byte.
   double seconds_total = 0;
   bool timed = true;  ///< False for an untimed input (a plain file): no timing checks.

@@ -104,6 +104,7 @@ struct check_report {
   std::string end;  ///< How the exchange ended (stream_end name).
   std::string error;
   std::string redirect_url;
+  std::string protocol;  ///< The HTTP the response came over ("HTTP/1.1", "HTTP/2"); empty when not HTTP.
   std::uint64_t bytes = 0;
   std::size_t pieces = 0;
   std::size_t events = 0;

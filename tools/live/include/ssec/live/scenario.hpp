@@ -124,6 +124,8 @@ void check_expectations(const scenario_expect& x, const std::vector<typed_event>
 
 struct scenario_options {
   bool verify_tls = true;
+  std::string ca_file;                 ///< check --cacert: the CA certificates to verify servers with.
+  bool http2_prior_knowledge = false;  ///< check --http2-prior-knowledge.
   std::uint64_t chunking_seeds = 16;
   double heartbeat_s = 0;
   bool resume = false;  ///< Try resumption after every request (as if each said `resume: true`).
