@@ -7,7 +7,7 @@
 # Usage: tools/adapters/matrix.sh [BUILD_DIR] [OUT]
 # Environment:
 #   JOBS=N             adapter processes per run (default 2)
-#   ADAPTERS="a b"     which adapters of this directory (default: all eight; "" for the reference only)
+#   ADAPTERS="a b"     which adapters of this directory (default: all thirteen; "" for the reference only)
 #   CASES=DIR          another case directory (default: the source tree's)
 #   BROWSER_RESULTS=F  a `sse-conform serve --browser-results` file: adds its browser's column
 #   BROWSER=PATH       a Chromium binary: produce BROWSER_RESULTS first (OUT/chromium.txt by default)
@@ -63,7 +63,8 @@ if [ -n "${BROWSER:-}" ]; then
 fi
 
 run reference "'$tool' adapter"
-for adapter in ${ADAPTERS-eventsource-parser fetch-event-source fetch-event-stream eventsource parse-sse openai-sse anthropic-sse agent-service-sample}; do
+for adapter in ${ADAPTERS-eventsource-parser fetch-event-source fetch-event-stream eventsource parse-sse openai-sse anthropic-sse \
+  ai-sdk-sse mcp-sse google-genai-sse mistral-sse undici-eventsource agent-service-sample}; do
   run "$adapter" "node '$here/$adapter.js'"
 done
 if [ -n "${BROWSER_RESULTS:-}" ]; then
