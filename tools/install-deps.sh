@@ -35,6 +35,7 @@ if ((!tool_only)); then
     libgtest-dev libgmock-dev libbenchmark-dev
     dpkg-dev file                         # CPack's .deb and its dependencies (tools/package-test.sh)
     patchelf                              # the portable tarball's library path (tools/release/tarball.sh)
+    nginx-light openssl                   # check through a real proxy, TLS and HTTP/2 (tools/tests/nginx_test.sh)
   )
   if [[ "$browser" == 1 ]]; then
     packages+=(chromium)
@@ -64,6 +65,9 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
 fi
 adapters="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/adapters"
+# The pinned packages declare Node 22.12 or later; Debian 12 has 18.
+"$adapters/install-node.sh" || echo "install-deps: Node 22 could not be installed; the adapters run on the machine's node" >&2
+hash -r
 if [ ! -d "$adapters/node_modules" ] || [ "$adapters/package-lock.json" -nt "$adapters/node_modules" ]; then
   echo "install-deps: npm ci in tools/adapters"
   # The adapters serve the conformance matrix, not the tests: a registry
@@ -84,5 +88,17 @@ if [ ! -d "$export_check/node_modules" ] || [ "$export_check/package-lock.json" 
     touch "$export_check/node_modules"
   else
     echo "install-deps: npm ci failed; the export checks will skip" >&2
+  fi
+fi
+
+# The producer matrix (tools/producers/): the pinned server frameworks. Without
+# them its test skips, saying so.
+producers="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/producers"
+if [ ! -d "$producers/node_modules" ] || [ "$producers/package-lock.json" -nt "$producers/node_modules" ]; then
+  echo "install-deps: npm ci in tools/producers"
+  if npm ci --prefix "$producers" --no-audit --no-fund; then
+    touch "$producers/node_modules"
+  else
+    echo "install-deps: npm ci failed; the producer matrix will skip" >&2
   fi
 fi

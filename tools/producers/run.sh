@@ -5,13 +5,16 @@
 # app, and prints one row per framework:
 #   FRAMEWORK VERSION: ROUTE [check DIALECT: verdict (findings)] [comparison]; ROUTE ...
 #
-# Usage: tools/producers/run.sh [--tool PATH] [--details] [--keep DIR] [APP ...]
+# Usage: tools/producers/run.sh [--tool PATH] [--details] [--keep DIR] [--expect FILE] [APP ...]
 #   APP        hono better-sse better-sse-text h3 express node-http ai-sdk (default: all)
 #   --details  also print check's findings and the comparison's lines under each row
 #   --keep DIR keep each route's capture, check report and comparison in DIR
 #   --tool     the sse-conform to run (default $SSE_CONFORM, else build/release/tools/sse-conform)
+#   --expect FILE  compare the rows of every app (no APP given), version numbers left out, with FILE (expected.txt: the
+#              known findings of each framework); any difference is printed and exits 1
 #
-# Exit: 0 every row ran (findings are results, not failures); 2 an app did not start, a check
+# Exit: 0 every row ran (findings are results, not failures) and, with --expect, every row is
+# the expected one; 1 a row differs from --expect's; 2 an app did not start, a check
 # could not run (setup error) or a comparison could not run; 77 (SKIPPED) node_modules is
 # missing, or node is older than 20.19. On SIGINT, SIGTERM or SIGHUP the running app is
 # stopped before exiting.
@@ -25,12 +28,15 @@ all_apps=(hono better-sse better-sse-text h3 express node-http ai-sdk)
 
 details=0
 keep=
+expect=
 apps=()
+rows=
 while [ $# -gt 0 ]; do
   case $1 in
     --details) details=1 ;;
     --keep) keep=${2:?--keep needs a folder}; shift ;;
     --tool) tool=${2:?--tool needs a path}; shift ;;
+    --expect) expect=${2:?--expect needs a file}; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) apps+=("$1") ;;
@@ -144,10 +150,23 @@ for app in "${apps[@]}"; do
   done <<< "$(tail -n +2 <<< "$meta")"
   stop_app
   echo "${row%;}"
+  rows+="${row%;}"$'\n'
   [ $details -eq 1 ] && grep -v '^\s*$' <<< "$block"
   if [ -n "$keep" ]; then
     mkdir -p "$keep" && cp "$work/$app"-* "$work/$app.out" "$keep/" 2>/dev/null
   fi
 done
 
+# The rows against the expected ones, without version numbers (the frameworks
+# are pinned; Node's own version is the machine's).
+if [ -n "$expect" ] && [ $status -eq 0 ]; then
+  unversioned() { sed -E 's/ ?[0-9]+\.[0-9]+\.[0-9]+//g' "$@"; }
+  if diff <(unversioned "$expect") <(unversioned <<< "${rows%$'\n'}") > "$work/expect.diff"; then
+    echo "as expected: every row is the one in $(basename "$expect")"
+  else
+    echo "NOT as expected ($expect, < expected, > now):"
+    cat "$work/expect.diff"
+    status=1
+  fi
+fi
 exit $status
