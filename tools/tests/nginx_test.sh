@@ -61,7 +61,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=sse-conform test CA
   { echo "FAIL: openssl could not make the test certificate"; exit 1; }
 
 # One server block per configuration, each on its own port.
-blocks=(correct buffering buffering_http11 gzip read_timeout http10 unchunked tls h2c)
+blocks=(correct buffering buffering_http11 gzip read_timeout http10 unchunked tls tls_read_timeout h2c)
 # The settings every block but `buffering` shares: what streaming needs.
 streaming='proxy_http_version 1.1; proxy_set_header Connection ""; proxy_buffering off;'
 settings() {
@@ -74,11 +74,12 @@ settings() {
     http10) echo 'proxy_http_version 1.0; proxy_buffering off;' ;;
     unchunked) echo "$streaming chunked_transfer_encoding off;" ;;
     tls | h2c) echo "$streaming" ;;
+    tls_read_timeout) echo "$streaming proxy_read_timeout 2s;" ;;
   esac
 }
 listen() {  # BLOCK PORT
   case "$1" in
-    tls) echo "listen 127.0.0.1:$2 ssl http2; ssl_certificate $work/server.pem; ssl_certificate_key $work/server.key;" ;;
+    tls*) echo "listen 127.0.0.1:$2 ssl http2; ssl_certificate $work/server.pem; ssl_certificate_key $work/server.key;" ;;
     h2c) echo "listen 127.0.0.1:$2 http2;" ;;
     *) echo "listen 127.0.0.1:$2;" ;;
   esac
@@ -158,6 +159,8 @@ expect http10 "-|HTTP/1.1" http "$frames"
 expect unchunked "HTTP-CLOSE-DELIMITED|HTTP/1.1" http "$frames"
 expect tls "-|HTTP/2" https "$frames" --cacert "$work/ca.pem"
 expect h2c "-|HTTP/2" http "$frames" --http2-prior-knowledge
+# The read timeout over HTTP/2: nginx resets the stream; its code is named.
+expect tls_read_timeout "STREAM-RESET|HTTP/2" https "split=frames&delay_ms=50&stall=5&stall_at=94" --cacert "$work/ca.pem"
 # Without the CA the certificate is not trusted; -k accepts it.
 expect tls:untrusted "STREAM-TLS|-" https "$frames"
 expect tls:insecure "-|HTTP/2" https "$frames" -k
@@ -170,6 +173,16 @@ if grep -q "after 1\.[0-9]* s of silence: a proxy or load balancer likely closed
 else
   echo "FAIL: read_timeout: the report does not name the silence before the cut:"
   sed 's/^/    /' "$work/read_timeout.txt"
+  status=1
+fi
+
+# The HTTP/2 reset names its code.
+if grep -qE "STREAM-RESET \(must\) .*[A-Z_]+ \(err [0-9]+\)" "$work/tls_read_timeout.txt"; then
+  echo "ok: tls_read_timeout: the HTTP/2 reset is named:"
+  grep -oE "the connection broke [^:]*: [^;]*(; [A-Z_]+: [^;]*)?" "$work/tls_read_timeout.txt" | sed 's/^/    /'
+else
+  echo "FAIL: tls_read_timeout: the report does not name the HTTP/2 reset's code:"
+  sed 's/^/    /' "$work/tls_read_timeout.txt"
   status=1
 fi
 
