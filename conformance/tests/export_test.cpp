@@ -37,12 +37,12 @@ TEST(export_jsonschema, is_a_2020_12_schema_whose_type_selects_one_branch) {
   // a validator reports the one branch the type selects; no oneOf to report
   // every branch's errors.
   EXPECT_EQ(s["type"], "object");
-  EXPECT_EQ(s["required"], nlohmann::json::array({"type"}));
+  EXPECT_EQ(s["required"], nlohmann::ordered_json::array({"type"}));
   EXPECT_EQ(s["properties"]["type"]["type"], "string");
   EXPECT_FALSE(s.contains("oneOf"));
   ASSERT_EQ(s["allOf"].size(), d->events.size());
   EXPECT_EQ(s["allOf"][0]["if"]["properties"]["type"]["const"], "content");
-  EXPECT_EQ(s["allOf"][0]["if"]["required"], nlohmann::json::array({"type"}));
+  EXPECT_EQ(s["allOf"][0]["if"]["required"], nlohmann::ordered_json::array({"type"}));
   EXPECT_EQ(s["allOf"][0]["then"]["$ref"], "#/$defs/ChatContentEvent");
   EXPECT_EQ(s["$defs"]["ChatUnknownEvent"]["x-sse-conform-unknown-type"], true);
   for (const auto& e : d->events) {

@@ -115,6 +115,12 @@ TEST_F(data_dir, an_installed_tool_reads_share_sse_conform) {
   r = sh(installed + " --version");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("(" + (share / "conformance/cases").string() + ")"), std::string::npos) << r.out;
+  // The README's example streams and the JavaScript adapters are installed with the data.
+  EXPECT_NE(r.out.find("\nexamples " + (share / "examples").string() + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nadapters " + (share / "adapters").string() + "\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(share / "examples/agent-run.sse"));
+  EXPECT_TRUE(fs::exists(share / "adapters/eventsource-parser.js"));
+  EXPECT_FALSE(fs::exists(share / "adapters/node_modules"));
   // The installed data, not the source tree's: a case added there is run.
   std::ofstream(share / "conformance/cases/ours/zz-installed.yaml") << R"(- id: Z2Z3
   name: only in the installed copy

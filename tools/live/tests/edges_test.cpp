@@ -404,8 +404,8 @@ class dripping_server {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(fd_, 1);
+    // A bound, listening socket or a failed test: port() is 0 after a failure.
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd_, 1) != 0) return;
     socklen_t len = sizeof addr;
     ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
     port_ = ntohs(addr.sin_port);
@@ -427,7 +427,7 @@ class dripping_server {
   dripping_server& operator=(const dripping_server&) = delete;
   ~dripping_server() {
     ::shutdown(fd_, SHUT_RDWR);
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
     ::close(fd_);
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
