@@ -11,12 +11,13 @@
 namespace ssec::conformance {
 namespace {
 
-constexpr std::array<std::pair<layer, std::string_view>, 5> layer_names{{
+constexpr std::array<std::pair<layer, std::string_view>, 6> layer_names{{
     {layer::wire, "wire"},
     {layer::chat, "chat"},
     {layer::code, "code"},
     {layer::agent, "agent"},
     {layer::workflow, "workflow"},
+    {layer::client, "client"},
 }};
 
 constexpr std::array<std::pair<verdict, std::string_view>, 3> verdict_names{{

@@ -7,6 +7,7 @@
 #include <set>
 #include <variant>
 
+#include "client_loader.hpp"
 #include "ssec/support/base64.hpp"
 #include "ssec/support/input.hpp"
 #include "ssec/support/text.hpp"
@@ -22,8 +23,10 @@ constexpr std::string_view decisions_prefix = "spec/DECISIONS.md#";
 
 const std::vector<std::string_view>& allowed_keys() {
   static const std::vector<std::string_view> keys{
-      "id",           "name",   "from",           "tags",     "verdict",    "layer",  "note",    "input", "input_hex",
-      "input_base64", "events", "dialect_events", "findings", "conforming", "limits", "no_scan", "needs"};
+      "id", "name", "from", "tags", "verdict", "layer", "note", "input", "input_hex", "input_base64", "events",
+      "dialect_events", "findings", "conforming", "limits", "no_scan", "needs",
+      // layer: client (client_script.hpp)
+      "responses", "requests", "close_after_events", "limit_ms", "settle_ms"};
   return keys;
 }
 
@@ -388,9 +391,22 @@ bool load_case(case_file& ctx, const ssec::yaml::node& node, std::string_view to
   c.topic = std::string(topic);
 
   ctx.r.require(keys, "", {"id", "name", "from", "tags", "verdict", "layer", "events"});
+  // A client case scripts the server instead of giving one input stream.
+  const auto* layer_entry = keys.find("layer");
+  const bool client =
+      layer_entry != nullptr && layer_entry->value.is_scalar() && layer_entry->value.scalar() == "client";
   const int inputs = static_cast<int>(keys.has("input")) + static_cast<int>(keys.has("input_hex")) +
                      static_cast<int>(keys.has("input_base64"));
-  if (inputs != 1) ctx.r.error(node, "a case needs exactly one of `input`, `input_hex`, `input_base64`");
+  if (client && inputs != 0) {
+    ctx.r.error(node, "a client case has no `input`: its `responses` are what the server sends");
+  } else if (!client && inputs != 1) {
+    ctx.r.error(node, "a case needs exactly one of `input`, `input_hex`, `input_base64`");
+  }
+  if (!client) {
+    for (const char* key : {"responses", "requests", "close_after_events", "limit_ms", "settle_ms"}) {
+      if (keys.has(key)) ctx.r.error(keys.find(key)->key_node, std::string("`") + key + "` belongs to client cases");
+    }
+  }
   if (ctx.r.count() != errors_before) return false;
 
   // Emptiness and spaces are checked below, with messages that say what each value is for.
@@ -443,13 +459,14 @@ bool load_case(case_file& ctx, const ssec::yaml::node& node, std::string_view to
   }
   if (auto l = ctx.r.text(field("layer"), "", true)) {
     if (auto parsed = layer_from_string(*l)) c.layer = *parsed;
-    else ctx.r.error(value("layer"), "`layer` must be wire, chat, code, agent or workflow");
+    else ctx.r.error(value("layer"), "`layer` must be wire, chat, code, agent, workflow or client");
   }
   pending_input input;
   for (const char* key : {"input", "input_hex", "input_base64"}) {
     if (keys.has(key)) load_input(ctx, field(key), input, c);
   }
   load_events(ctx, value("events"), c);
+  if (client) load_client_script(ctx.r, keys, node, c);
   if (keys.has("limits")) load_limits(ctx, value("limits"), c);
   if (keys.has("no_scan")) {
     if (auto reason = ctx.r.text(field("no_scan"), "", true)) {
@@ -503,10 +520,12 @@ bool load_case(case_file& ctx, const ssec::yaml::node& node, std::string_view to
   if (fatal && c.verdict != verdict::impl) {
     ctx.r.error(value("events"), "a fatal `error` comes from a limit of the reference: the verdict must be impl");
   }
-  if (c.layer == layer::wire) {
+  if (c.layer == layer::wire || c.layer == layer::client) {
     for (const char* key : {"dialect_events", "findings", "conforming"}) {
-      if (keys.has(key))
-        ctx.r.error(field(key).key_node, std::string("`") + key + "` belongs to dialect layers, not wire");
+      if (keys.has(key)) {
+        ctx.r.error(field(key).key_node,
+                    std::string("`") + key + "` belongs to dialect layers, not " + std::string(to_string(c.layer)));
+      }
     }
   } else {
     if (!keys.has("dialect_events") && !keys.has("findings") && !keys.has("conforming")) {

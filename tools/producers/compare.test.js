@@ -1,5 +1,5 @@
 // Tests of compare.js on hand-made captures: each kind it reports, and the exit status.
-// Run: node --test tools/producers/ (needs build/release/tools/sse-conform, or $SSE_CONFORM).
+// Run: node --test tools/producers/compare.test.js (needs build/release/tools/sse-conform, or $SSE_CONFORM).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `sse-conform adapter`: the reference parser behind the adapter protocol,
 // version 1 (docs/adapter-protocol.md), so the harness drives it exactly as it
-// drives any external implementation.
+// drives any external implementation; its `connect` operation runs the
+// reference EventSource client (client cases).
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,7 @@
 #include "sse/recording.hpp"
 #include "ssec/adapter/protocol.hpp"
 #include "ssec/adapter/wire_json.hpp"
+#include "ssec/live/event_source.hpp"
 #include "ssec/support/base64.hpp"
 
 namespace ssec::cli {
@@ -24,10 +26,11 @@ namespace {
 using nlohmann::json;
 using ordered = nlohmann::ordered_json;
 
-// wire, then the contract's dialects.
+// wire, the contract's dialects, then client (the `connect` operation).
 std::vector<std::string> layers(const sse::dialect::catalog& contract) {
   std::vector<std::string> out{"wire"};
   for (const auto& d : contract.dialects()) out.push_back(d->name);
+  out.emplace_back("client");
   return out;
 }
 
@@ -37,6 +40,31 @@ ordered error_answer(const json& request, std::string message) {
   if (request.is_object() && request.contains("id")) answer["id"] = request["id"];
   answer["error"] = std::move(message);
   return answer;
+}
+
+// {"op":"connect"}: the reference EventSource client (live::run_event_source)
+// connects to the URL and runs until it is closed, fails or reaches the limit.
+ordered answer_connect(const json& request) {
+  const auto member = [&](const char* key) { return request.contains(key) ? request[key] : json(); };
+  const json id = member("id");
+  const json url = member("url");
+  if (!id.is_string() || !url.is_string()) return error_answer(request, "connect needs a string \"id\" and \"url\"");
+  live::event_source_options o;
+  o.url = url.get<std::string>();
+  if (const json n = member("close_after_events"); !n.is_null()) {
+    if (!n.is_number_unsigned()) return error_answer(request, "\"close_after_events\" must be a whole number");
+    o.close_after_events = n.get<std::size_t>();
+  }
+  if (const json n = member("limit_ms"); !n.is_null()) {
+    if (!n.is_number() || n.get<double>() <= 0 || n.get<double>() > 600000) {
+      return error_answer(request, "\"limit_ms\" must be a number of milliseconds from 1 to 600000");
+    }
+    o.limit_ms = n.get<double>();
+  }
+  const auto run = live::run_event_source(o);
+  ordered events = ordered::array();
+  for (const auto& e : run.events) events.push_back(to_json(e));
+  return ordered{{"id", id}, {"events", std::move(events)}, {"ended", run.ended}};
 }
 
 // A parse request's failure: its id, then the error (error_answer's shape for op "parse").
@@ -90,6 +118,7 @@ ordered answer(const json& request, const sse::dialect::catalog& contract) {
                    {"capabilities", reference_capabilities()},
                    {"max_in_flight", adapter_max_in_flight}};
   }
+  if (op == "connect") return answer_connect(request);
   if (op != "parse") return error_answer(request, "unknown op \"" + op + "\"");
   const auto parse = parse_request_from_json(request);
   if (!parse) return error_answer(request, parse.error().message);

@@ -4,6 +4,7 @@
 // HTML reports, baselines, and the conformance matrix (--matrix-from).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -63,10 +64,13 @@ bool write_file(const std::string& path, const std::string& text) { return write
 
 // The case tree of --cases / --tags (default: the source tree's); nullopt
 // after printing the errors.
+// `--layer client` reads the client cases (conformance/clients/) instead.
 std::optional<ssec::load_result<std::vector<conf::test_case>>> load_cases(const run_args& a) {
   const fs::path source = ssec::data_dir();
-  const fs::path cases_dir = a.cases_dir.empty() ? source / "conformance/cases" : fs::path(a.cases_dir);
-  const std::string cases_display = a.cases_dir.empty() ? "conformance/cases" : a.cases_dir;
+  const bool clients = std::find(a.layers.begin(), a.layers.end(), "client") != a.layers.end();
+  const std::string tree = clients ? "conformance/clients" : "conformance/cases";
+  const fs::path cases_dir = a.cases_dir.empty() ? source / tree : fs::path(a.cases_dir);
+  const std::string cases_display = a.cases_dir.empty() ? tree : a.cases_dir;
   const fs::path tags_file = a.tags_file.empty() ? source / "spec/tags.yaml" : fs::path(a.tags_file);
   if (!fs::is_directory(cases_dir)) {
     std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
@@ -159,7 +163,7 @@ int run(const run_args& a) {
   const ssec::load_result<std::vector<conf::test_case>>& loaded = *loaded_or;
   for (const auto& l : a.layers) {
     if (!conf::layer_from_string(l)) {
-      std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow)\n";
+      std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow, client)\n";
       return exit_usage;
     }
   }
@@ -308,9 +312,11 @@ void add_run_command(CLI::App& app, int& code) {
   cmd->add_option(
       "--service", args->service,
       "Instead of --impl: an sse-contract-tests test service's URL; the wire cases are served to it over HTTP");
-  cmd->add_option("--layer", args->layers, "Only these layers (wire, chat, code, agent, workflow); repeatable");
+  cmd->add_option("--layer", args->layers,
+                  "Only these layers (wire, chat, code, agent, workflow; client: the client cases); repeatable");
   cmd->add_option("--cases", args->cases_dir,
-                  "Directory of case files (default: the data directory's conformance/cases, tools/docs/cli.md)");
+                  "Directory of case files (default: the data directory's conformance/cases; with --layer client, "
+                  "conformance/clients; tools/docs/cli.md)");
   cmd->add_option("--tags", args->tags_file, "The tag list (default: the data directory's spec/tags.yaml)");
   cmd->add_option("--run", args->run, "Only cases whose id matches this glob (e.g. 'wire/bom/*'); repeatable");
   cmd->add_option("--skip", args->skip, "Leave out cases whose id matches this glob; repeatable");

@@ -16,6 +16,7 @@
 
 #include "ssec/adapter/protocol.hpp"
 #include "ssec/adapter/wire_json.hpp"
+#include "ssec/live/client_server.hpp"
 #include "ssec/support/base64.hpp"
 #include "ssec/support/text.hpp"
 
@@ -295,7 +296,90 @@ std::string describe_budget(const time_budget& b, std::size_t request_bytes, std
 
 bool interrupted(const run_options& o) { return o.interrupt != nullptr && o.interrupt->load() != 0; }
 
-case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c, std::size_t slot) {
+// A client case (tools/docs/client-cases.md): the script is played by
+// `server`, the adapter's client connects to it (the `connect` operation),
+// and what the server saw is graded with the client's answer.
+case_result run_client(worker_adapter& adapter, const conf::test_case& c, case_result r, std::size_t slot,
+                       live::client_server* server) {
+  const run_options& o = adapter.options;
+  const auto& script = *c.client;
+  const auto started = steady::now();
+  r.chunkings_run = 1;
+  const auto detail = [&](std::string received, std::string first_difference) {
+    failure_detail d;
+    d.chunking = "connect";
+    d.received = std::move(received);
+    d.first_difference = std::move(first_difference);
+    d.reproduce = o.reproduce_prefix + " --layer client --run " + shell_quote(r.path);
+    return d;
+  };
+  const auto broke = [&](outcome how, std::string why, std::string received = "(no answer)") {
+    r.outcome = how;
+    r.reason = why;
+    r.failure = detail(std::move(received), std::move(why));
+    r.failure->stderr_tail = adapter.proc.stderr_tail();
+    r.seconds = std::chrono::duration<double>(steady::now() - started).count();
+    return r;
+  };
+  if (server == nullptr) return broke(outcome::error, "the server that plays client scripts could not start");
+  if (std::string why = adapter.ready(); !why.empty()) return broke(outcome::error, why);
+  const std::string url = server->add(script, r.path);
+  const std::string id = request_id(r.path, "connect");
+  const json request{{"op", "connect"},
+                     {"id", id},
+                     {"url", url},
+                     {"close_after_events", script.close_after_events},
+                     {"limit_ms", static_cast<std::int64_t>(script.limit_ms)}};
+  if (const auto sent = adapter.proc.send_line(dump_line(request)); !sent) {
+    server->remove(url);
+    adapter.proc.kill();
+    return broke(outcome::error, "the adapter could not be started: " + sent.error().message);
+  }
+  // The client runs up to its limit; the answer then has the usual budget.
+  const auto budget = std::chrono::milliseconds(static_cast<std::int64_t>(script.limit_ms)) + o.timeout.base;
+  const exchange ex = adapter.proc.next_line(budget);
+  if (ex.status != exchange_status::ok) {
+    server->remove(url);
+    adapter.proc.kill();
+    if (ex.status == exchange_status::timeout) return broke(outcome::timeout, "timed out: " + ex.detail);
+    return broke(outcome::error, ex.status == exchange_status::crashed ? "the adapter crashed: " + ex.detail
+                                                                       : "no answer: " + ex.detail);
+  }
+  const conf::answer answer = decode_answer(ex.line, id, true);
+  const json j = json::parse(ex.line, nullptr, false);
+  std::string ended =
+      j.is_object() && j.contains("ended") && j["ended"].is_string() ? j["ended"].get<std::string>() : "";
+  std::string malformed = answer.malformed;
+  if (malformed.empty() && !answer.wire->error && ended != "closed" && ended != "failed" && ended != "limit") {
+    malformed = "the answer's \"ended\" is not \"closed\", \"failed\" or \"limit\"";
+  }
+  if (!malformed.empty()) {
+    server->remove(url);
+    adapter.proc.kill();
+    return broke(outcome::error, "malformed answer: " + malformed, ex.line.substr(0, 2000));
+  }
+  adapter.note_answered(id, slot);
+  // Requests that must not come: awaited a little after the answer.
+  const auto settle_until = steady::now() + std::chrono::milliseconds(static_cast<std::int64_t>(script.settle_ms));
+  while (steady::now() < settle_until && !interrupted(o)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  conf::client_observation seen = server->observed(url);
+  server->remove(url);
+  seen.answer = *answer.wire;
+  seen.ended = std::move(ended);
+  const conf::grade graded = conf::grade_client(c, seen, o.strict);
+  if (const auto& m = graded.mismatch) {
+    r.outcome = graded.outcome;
+    r.chunkings_failed = 1;
+    r.reason = m->first_difference;
+    r.failure = detail(m->received, m->first_difference);
+    r.failure->expected = m->expected;
+  }
+  r.seconds = std::chrono::duration<double>(steady::now() - started).count();
+  return r;
+}
+
+case_result run_one(worker_adapter& adapter, const adapter_info& info, const conf::test_case& c, std::size_t slot,
+                    live::client_server* clients) {
   const run_options& o = adapter.options;
   const auto started = steady::now();
   case_result r;
@@ -307,6 +391,7 @@ case_result run_one(worker_adapter& adapter, const adapter_info& info, const con
     r.reason = "the adapter does not implement layer " + layer;
     return r;
   }
+  if (c.layer == conf::layer::client) return run_client(adapter, c, std::move(r), slot, clients);
   if (c.layer != conf::layer::wire && !c.has_dialect_events) {
     r.outcome = outcome::skip;
     r.reason = "the case checks producer findings only; an adapter answers events";
@@ -479,6 +564,11 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
   }
   result.adapter = *info;
   for (unsigned i = 1; i < jobs; ++i) adapters.push_back(std::make_unique<worker_adapter>(options));
+  // Client cases need the server that plays their scripts (one for the run).
+  std::unique_ptr<live::client_server> clients;
+  if (std::any_of(cases.begin(), cases.end(), [](const conf::test_case* c) { return c->client.has_value(); })) {
+    if (auto started = live::client_server::start()) clients = std::move(started.value());
+  }
 
   result.cases.resize(cases.size());
   std::vector<char> finished(cases.size(), 0);
@@ -508,7 +598,7 @@ run_result run_cases(const std::vector<const conf::test_case*>& cases, const run
   const auto work = [&](worker_adapter& adapter) {
     adapter.blame = blame;
     for (std::size_t i = next++; i < cases.size() && !interrupted(options); i = next++) {
-      case_result r = run_one(adapter, *info, *cases[i], i);
+      case_result r = run_one(adapter, *info, *cases[i], i, clients.get());
       if (interrupted(options)) break;  // the case in progress did not finish
       const std::lock_guard lock(report_mutex);
       result.cases[i] = std::move(r);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -18,6 +19,7 @@ using clock = std::chrono::steady_clock;
 
 struct transfer {
   const stream_request* req;
+  const on_head* head;  // may be empty
   const on_data* data;
   stream_result* result;
   clock::time_point start;
@@ -28,6 +30,7 @@ struct transfer {
   bool in_headers = true;  // the response head is being read (until its blank line)
   bool headers_too_large = false;
   bool idle = false;
+  long status = 0;  // of the response whose head is being read
   double seconds() const { return std::chrono::duration<double>(clock::now() - start).count(); }
 };
 
@@ -40,8 +43,20 @@ std::size_t on_header(char* buffer, std::size_t size, std::size_t n, void* user)
     return 0;  // curl stops with a write error
   }
   t.in_headers = line != "\r\n" && line != "\n";
-  if (line.starts_with("HTTP/")) {
+  if (!t.in_headers) {
+    // The head is complete. An interim (1xx) head, or a redirect curl follows,
+    // is not the response whose body comes.
+    const bool followed =
+        t.req->follow_redirects && t.status >= 300 && t.status < 400 && t.result->headers.count("location") != 0;
+    if (t.status >= 200 && !followed && t.head != nullptr && *t.head && !(*t.head)(t.status, t.result->headers)) {
+      t.stopped = true;
+      return 0;  // curl stops with a write error
+    }
+  } else if (line.starts_with("HTTP/")) {
     t.result->headers.clear();  // a new response (after 100-continue or a redirect)
+    // "HTTP/1.1 200 OK", "HTTP/2 204": the status follows the first space.
+    const auto space = line.find(' ');
+    t.status = space == std::string_view::npos ? 0 : std::atol(std::string(line.substr(space + 1, 3)).c_str());
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
     std::string name(line.substr(0, colon));
     std::transform(name.begin(), name.end(), name.begin(),
@@ -210,14 +225,16 @@ ssec::result<void> check_url(const std::string& url) {
 
 std::string detail::libcurl_problem(std::initializer_list<const char*> names) { return open_libcurl(names).missing; }
 
-stream_result stream(const stream_request& req, const on_data& data) {
+stream_result stream(const stream_request& req, const on_data& data) { return stream(req, on_head(), data); }
+
+stream_result stream(const stream_request& req, const on_head& head, const on_data& data) {
   stream_result result;
   const libcurl& lib = libcurl_api();
   if (!lib.missing.empty()) {
     result.error = lib.missing;
     return result;
   }
-  transfer t{&req, &data, &result, clock::now(), clock::now()};
+  transfer t{&req, &head, &data, &result, clock::now(), clock::now()};
   CURL* curl = lib.easy_init();
   if (!curl) {
     result.error = "curl_easy_init failed";

@@ -12,13 +12,16 @@
 #include <nlohmann/json.hpp>
 
 #include "sse/parser.hpp"
+#include "ssec/conformance/client_script.hpp"
 #include "ssec/conformance/log.hpp"
 
 namespace ssec::conformance {
 
 /// The layer a case speaks to. The wire layer is the WHATWG event stream; the
-/// others are the dialects of the protocol documents, on top of it.
-enum class layer { wire, chat, code, agent, workflow };
+/// dialects of the protocol documents sit on top of it; `client` is what an
+/// EventSource-style client does on the network (client_script.hpp), in case
+/// files of its own folder (conformance/clients/).
+enum class layer { wire, chat, code, agent, workflow, client };
 
 /// How binding the expectation is, graded by the harness: a broken `must` is
 /// a failure, a missed `should` is non-strict, `impl` (behaviour the standard
@@ -31,7 +34,8 @@ std::string_view to_string(verdict v) noexcept;
 /// The inverse of to_string; nullopt for any other text.
 std::optional<layer> layer_from_string(std::string_view s) noexcept;
 std::optional<verdict> verdict_from_string(std::string_view s) noexcept;
-/// Every layer, in the order above.
+/// The layers of the case tree (conformance/cases/), in the order above:
+/// every layer but `client`, whose cases live in conformance/clients/.
 const std::vector<layer>& all_layers();
 
 /// Where something was written: the file as shown to people, and a 1-based line.
@@ -65,9 +69,10 @@ struct test_case {
   std::vector<std::string> findings;  ///< Producer rule ids the stream breaks.
   bool conforming = false;            ///< The stream is a conforming producer output.
 
-  std::optional<sse::limits> limits;   ///< Parser limits for the reference (impl cases only).
-  std::optional<std::string> no_scan;  ///< Why the every-split-point scan is skipped.
-  std::vector<std::string> needs;      ///< Capabilities named explicitly (see required_capabilities).
+  std::optional<sse::limits> limits;    ///< Parser limits for the reference (impl cases only).
+  std::optional<std::string> no_scan;   ///< Why the every-split-point scan is skipped.
+  std::vector<std::string> needs;       ///< Capabilities named explicitly (see required_capabilities).
+  std::optional<client_script> client;  ///< `layer: client`: the server's script and the requests expected.
 
   source_location where;  ///< The line of the case's `- id:` entry.
   std::string topic;      ///< The case file's stem ("line-endings").

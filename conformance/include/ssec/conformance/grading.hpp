@@ -99,6 +99,14 @@ struct grade {
 /// mismatch_outcome(c.verdict, strict) with the mismatch otherwise.
 grade grade_answer(const test_case& c, const answer& a, bool strict);
 
+/// The grading of a client case (`c.client` set) from what the runner
+/// observed: pass when it holds; mismatch_outcome(c.verdict, strict) with the
+/// first way it breaks the case otherwise, checked in order: the number of
+/// requests, each request's headers and delay, then the dispatched events
+/// (compare_external against `events`). An answer with `error` set is the
+/// implementation's error (outcome error, the text as `malformed`).
+grade grade_client(const test_case& c, const client_observation& o, bool strict);
+
 /// The capabilities of required_capabilities(c) that `has` lacks and that
 /// may excuse a skip (excusable_capability: what an API cannot report);
 /// `has` nullopt: the implementation omitted the list, meaning all.

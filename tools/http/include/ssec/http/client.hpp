@@ -89,9 +89,16 @@ struct stream_result {
 /// request started. Return false to stop reading.
 using on_data = std::function<bool(std::string_view bytes, double at_seconds)>;
 
+/// Called once the head of the response whose body follows is complete
+/// (after the redirects followed, if any): its status and headers (names
+/// lower-case). Return false to read none of its body (end "stopped").
+using on_head = std::function<bool(long status, const std::map<std::string, std::string>& headers)>;
+
 /// Performs the request, streaming the body into `data`. Thread-safe for
 /// distinct calls (each has its own curl handle).
 stream_result stream(const stream_request& req, const on_data& data);
+/// The same, telling `head` the final response's head before its body.
+stream_result stream(const stream_request& req, const on_head& head, const on_data& data);
 
 namespace detail {
 /// Why libcurl, looked for under `names` in turn (the first that opens is
