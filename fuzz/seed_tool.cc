@@ -288,9 +288,12 @@ int write_corpus(const fs::path& source, const fs::path& out) {
       seeds.add("sse_export_fuzzer", slice);
     }
   }
-  for (const auto& entry : fs::recursive_directory_iterator(source / "conformance/cases/ours")) {
-    if (entry.path().extension() != ".yaml") continue;
-    for (const auto& slice : case_slices(read_file(entry.path()), tags)) seeds.add("sse_case_loader_fuzzer", slice);
+  // The hand-written cases and the client cases (their own keys: responses, requests).
+  for (const fs::path& dir : {source / "conformance/cases/ours", source / "conformance/clients"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      if (entry.path().extension() != ".yaml") continue;
+      for (const auto& slice : case_slices(read_file(entry.path()), tags)) seeds.add("sse_case_loader_fuzzer", slice);
+    }
   }
   for (const auto& text : scenario_files(source)) {
     seeds.add("sse_scenario_loader_fuzzer", text);
@@ -379,7 +382,7 @@ int write_dicts(const fs::path& source, const fs::path& out) {
       if (const auto key = yaml_key_of(line); !key.empty()) yaml_tokens.insert(std::string(key) + ":");
     }
   };
-  for (const fs::path& dir : {source / "spec", source / "conformance/cases/ours"}) {
+  for (const fs::path& dir : {source / "spec", source / "conformance/cases/ours", source / "conformance/clients"}) {
     for (const auto& entry : fs::recursive_directory_iterator(dir)) {
       if (entry.path().extension() == ".yaml") add_keys(read_file(entry.path()));
     }
