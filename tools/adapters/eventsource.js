@@ -7,8 +7,15 @@
 // listener of its own); the stream's end (an `error` event, as the
 // connection closes) ends the parse and the EventSource is closed before it
 // reconnects. EventSource exposes no reconnection time: no `retry`.
+//
+// connect (the client cases): `new EventSource(url)` with no options, so the
+// package's own default `fetch` (the global one, Node's) makes every request,
+// with its own headers, reconnection and failure handling; the application's
+// side is `message` and `error` listeners, `readyState` and close()
+// (lib/connect.js).
 'use strict';
 const { serve } = require('./lib/adapter.js');
+const { runEventSource } = require('./lib/connect.js');
 const { responseOf, packageVersion } = require('./lib/response.js');
 
 const loaded = import('eventsource');
@@ -47,5 +54,9 @@ serve({
         reject(new Error('the stream did not end'));
       }, 5000).unref();
     });
+  },
+  async connect(request) {
+    const { EventSource } = await loaded;
+    return runEventSource((url) => new EventSource(url), request);
   },
 });

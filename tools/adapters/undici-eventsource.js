@@ -11,8 +11,15 @@
 // the connection is reestablished, which ends the parse, and the EventSource
 // is closed before it reconnects. EventSource exposes no reconnection time:
 // no `retry`.
+//
+// connect (the client cases): `new EventSource(url)` with no options, so
+// undici's own fetch and its global dispatcher make every request over a
+// socket, with undici's headers, reconnection and failure handling; the
+// application's side is `message` and `error` listeners, `readyState` and
+// close() (lib/connect.js).
 'use strict';
 const { serve } = require('./lib/adapter.js');
+const { runEventSource } = require('./lib/connect.js');
 const { packageVersion } = require('./lib/response.js');
 const { EventSource, Dispatcher } = require('undici');
 
@@ -91,5 +98,8 @@ serve({
         reject(new Error('the stream did not end'));
       }, 5000).unref();
     });
+  },
+  connect(request) {
+    return runEventSource((url) => new EventSource(url), request);
   },
 });

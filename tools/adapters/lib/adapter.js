@@ -3,7 +3,7 @@
 // adapter protocol, version 1 (tools/docs/adapter-protocol.md), with
 // pipelining (its hello declares max_in_flight: requests are answered in
 // order, answers written together), so that an adapter only says how to
-// parse one stream. Usage:
+// parse one stream, or how its client connects to a URL. Usage:
 //
 //   const { serve } = require('./lib/adapter.js');
 //   serve({
@@ -13,7 +13,16 @@
 //     // { events: [{type, data, lastEventId}], retry: number | null }.
 //     // Throwing rejects the stream: the answer becomes {"id", "error"}.
 //     async parse(chunks, layer) { ... },
+//     // Optional, for the client cases (adapter-protocol.md, "connect"):
+//     // its presence adds the layer "client" to the hello. request is
+//     // { url, closeAfterEvents, limitMs } (closeAfterEvents 0: never);
+//     // returns { events: [{type, data, lastEventId}],
+//     // ended: 'closed' | 'failed' | 'limit' }. Throwing answers {"id", "error"}.
+//     async connect(request) { ... },
 //   });
+//
+// Requests are answered one at a time, in the order they were read: a
+// connect holds the answers after it until its run has ended.
 'use strict';
 
 const readline = require('node:readline');
@@ -39,7 +48,7 @@ function answer(obj) {
 function errorAnswer(request, message) {
   const out = {};
   if (request && typeof request === 'object') {
-    if (request.op !== undefined && request.op !== 'parse') out.op = request.op;
+    if (request.op !== undefined && request.op !== 'parse' && request.op !== 'connect') out.op = request.op;
     if (request.id !== undefined) out.id = request.id;
   }
   out.error = message;
@@ -68,6 +77,47 @@ function checkWire(result) {
   };
 }
 
+const ENDINGS = ['closed', 'failed', 'limit'];
+
+// A well-formed connect answer: the events as strings, one of the three endings.
+function checkConnect(result) {
+  if (!result || !Array.isArray(result.events)) throw new Error('adapter bug: connect() returned no events array');
+  if (!ENDINGS.includes(result.ended)) throw new Error(`adapter bug: connect() ended "${result.ended}"`);
+  return {
+    events: result.events.map((e) => ({ type: String(e.type), data: String(e.data), lastEventId: String(e.lastEventId) })),
+    ended: result.ended,
+  };
+}
+
+// The layers the hello lists: the parse layers, and "client" for an adapter
+// that defines connect().
+function helloLayers(spec) {
+  const layers = [...(spec.layers || [])];
+  if (typeof spec.connect === 'function' && !layers.includes('client')) layers.push('client');
+  return layers;
+}
+
+// A connect request's members, checked; null when one is malformed.
+function connectRequest(request) {
+  if (typeof request.url !== 'string') return null;
+  const closeAfter = request.close_after_events === undefined ? 0 : request.close_after_events;
+  const limit = request.limit_ms === undefined ? 3000 : request.limit_ms;
+  if (!Number.isInteger(closeAfter) || closeAfter < 0 || !Number.isInteger(limit) || limit < 0) return null;
+  return { url: request.url, closeAfterEvents: closeAfter, limitMs: limit };
+}
+
+async function handleConnect(spec, request) {
+  if (typeof spec.connect !== 'function') return errorAnswer(request, 'this adapter has no client: layer "client" is not supported');
+  if (typeof request.id !== 'string') return errorAnswer(request, 'a connect request needs a string "id"');
+  const args = connectRequest(request);
+  if (!args) return errorAnswer(request, 'a connect request needs a string "url" and non-negative integers "close_after_events" and "limit_ms"');
+  try {
+    return { id: request.id, ...checkConnect(await spec.connect(args)) };
+  } catch (err) {
+    return errorAnswer(request, `${err && err.name ? err.name : 'Error'}: ${err && err.message ? err.message : String(err)}`);
+  }
+}
+
 async function handle(spec, request) {
   if (!request || typeof request !== 'object' || typeof request.op !== 'string') {
     return errorAnswer(request, 'a request must be a JSON object with a string "op"');
@@ -75,17 +125,20 @@ async function handle(spec, request) {
   if (request.op === 'hello') {
     if (request.protocol !== PROTOCOL) return errorAnswer(request, 'unsupported protocol version; this adapter speaks 1');
     const hello = {
-      op: 'hello', protocol: PROTOCOL, name: spec.name, version: spec.version, layers: spec.layers,
+      op: 'hello', protocol: PROTOCOL, name: spec.name, version: spec.version, layers: helloLayers(spec),
       max_in_flight: MAX_IN_FLIGHT,
     };
     if (spec.capabilities) hello.capabilities = spec.capabilities;
     return hello;
   }
+  if (request.op === 'connect') return handleConnect(spec, request);
   if (request.op !== 'parse') return errorAnswer(request, `unknown op "${request.op}"`);
   if (typeof request.id !== 'string' || typeof request.layer !== 'string') {
     return errorAnswer(request, 'a parse request needs a string "id" and "layer"');
   }
-  if (!spec.layers.includes(request.layer)) return errorAnswer(request, `layer "${request.layer}" is not supported`);
+  if (typeof spec.parse !== 'function' || !(spec.layers || []).includes(request.layer)) {
+    return errorAnswer(request, `layer "${request.layer}" is not supported`);
+  }
   const chunks = decodeChunks(request.chunks);
   if (!chunks) return errorAnswer(request, '"chunks" must be an array of base64 strings');
   try {
