@@ -6,11 +6,8 @@
 // (undici's documented Dispatcher interface) that answers its request with
 // status 200, `text/event-stream`, and the request's chunks as the response
 // body, one per macrotask, so that its fetch hands them on as they were split.
-// Every MessageEvent it dispatches, whatever its type, is recorded (its
-// dispatchEvent is observed); the stream's end fires a plain `error` event as
-// the connection is reestablished, which ends the parse, and the EventSource
-// is closed before it reconnects. EventSource exposes no reconnection time:
-// no `retry`.
+// The events are recorded until the stream ends (lib/record.js).
+// EventSource exposes no reconnection time: no `retry`.
 //
 // connect (the client cases): `new EventSource(url)` with no options, so
 // undici's own fetch and its global dispatcher make every request over a
@@ -20,6 +17,7 @@
 'use strict';
 const { serve } = require('./lib/adapter.js');
 const { runEventSource } = require('./lib/connect.js');
+const { recordUntilEnd } = require('./lib/record.js');
 const { packageVersion } = require('./lib/response.js');
 const { EventSource, Dispatcher } = require('undici');
 
@@ -78,26 +76,7 @@ serve({
   layers: ['wire'],
   capabilities: ['bom', 'cr', 'utf8-repair', 'nul', 'last-event-id'],
   async parse(chunks) {
-    const events = [];
-    return new Promise((resolve, reject) => {
-      const source = new EventSource('http://sse-conform.invalid/', { dispatcher: new ChunkDispatcher(chunks) });
-      const dispatch = source.dispatchEvent.bind(source);
-      source.dispatchEvent = (event) => {
-        // The connection's end is an `error` event that is no MessageEvent (a
-        // stream's own `event: error` is one, with data).
-        if (event.type === 'error' && typeof event.data !== 'string') {
-          source.close();
-          resolve({ events, retry: null });
-        } else if (typeof event.data === 'string') {
-          events.push({ type: event.type, data: event.data, lastEventId: event.lastEventId });
-        }
-        return dispatch(event);
-      };
-      setTimeout(() => {
-        source.close();
-        reject(new Error('the stream did not end'));
-      }, 5000).unref();
-    });
+    return recordUntilEnd(new EventSource('http://sse-conform.invalid/', { dispatcher: new ChunkDispatcher(chunks) }));
   },
   connect(request) {
     return runEventSource((url) => new EventSource(url), request);
