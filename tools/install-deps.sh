@@ -64,41 +64,27 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "install-deps: installing nodejs npm"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
 fi
-adapters="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/adapters"
+tools="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+adapters="$tools/adapters"
 # The pinned packages declare Node 22.12 or later; Debian 12 has 18.
 "$adapters/install-node.sh" || echo "install-deps: Node 22 could not be installed; the adapters run on the machine's node" >&2
 hash -r
-if [ ! -d "$adapters/node_modules" ] || [ "$adapters/package-lock.json" -nt "$adapters/node_modules" ]; then
-  echo "install-deps: npm ci in tools/adapters"
-  # The adapters serve the conformance matrix, not the tests: a registry
-  # hiccup must not stop a build.
-  if npm ci --prefix "$adapters" --no-audit --no-fund; then
-    touch "$adapters/node_modules"
-  else
-    echo "install-deps: npm ci failed; the JavaScript adapters will not run" >&2
-  fi
-fi
 
-# The checks of `sse-conform export` (tools/export-check/): ajv, the OpenAPI
-# 3.2 schema validator and tsc, pinned. Without them the export checks skip.
-export_check="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/export-check"
-if [ ! -d "$export_check/node_modules" ] || [ "$export_check/package-lock.json" -nt "$export_check/node_modules" ]; then
-  echo "install-deps: npm ci in tools/export-check"
-  if npm ci --prefix "$export_check" --no-audit --no-fund; then
-    touch "$export_check/node_modules"
+# `npm ci` in tools/DIR when its tree is missing or older than its lock file.
+# A registry hiccup must not stop a build: what needs the tree says it skips.
+npm_tree() {  # DIR WHAT-FAILS
+  local dir="$tools/$1"
+  [ -d "$dir/node_modules" ] && [ ! "$dir/package-lock.json" -nt "$dir/node_modules" ] && return 0
+  echo "install-deps: npm ci in tools/$1"
+  if npm ci --prefix "$dir" --no-audit --no-fund; then
+    touch "$dir/node_modules"
   else
-    echo "install-deps: npm ci failed; the export checks will skip" >&2
+    echo "install-deps: npm ci failed; $2" >&2
   fi
-fi
-
-# The producer matrix (tools/producers/): the pinned server frameworks. Without
-# them its test skips, saying so.
-producers="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/producers"
-if [ ! -d "$producers/node_modules" ] || [ "$producers/package-lock.json" -nt "$producers/node_modules" ]; then
-  echo "install-deps: npm ci in tools/producers"
-  if npm ci --prefix "$producers" --no-audit --no-fund; then
-    touch "$producers/node_modules"
-  else
-    echo "install-deps: npm ci failed; the producer matrix will skip" >&2
-  fi
-fi
+}
+# The JavaScript adapters serve the conformance matrix and the npm findings.
+npm_tree adapters "the JavaScript adapters will not run"
+# The checks of `sse-conform export`: ajv, the OpenAPI 3.2 schema validator and tsc, pinned.
+npm_tree export-check "the export checks will skip"
+# The producer matrix: the pinned server frameworks.
+npm_tree producers "the producer matrix will skip"
