@@ -17,8 +17,10 @@
 #   CASES=DIR          another case directory (default: the source tree's)
 #   CLIENT_CASES=DIR   another client case directory (default: the data directory's conformance/clients)
 #   MATRIX_LAYERS="wire client"  which matrices to produce (default both)
-#   BROWSER_RESULTS=F  a `sse-conform serve --browser-results` file: adds its browser's column
-#   BROWSER=PATH       a Chromium binary: produce BROWSER_RESULTS first (OUT/chromium.txt by default)
+#   BROWSER_RESULTS=F  a `sse-conform serve --browser-results` file of wire rows: adds its browser's column
+#   BROWSER_CLIENT_RESULTS=F  the same for client rows: adds its browser's column to the client matrix
+#   BROWSER=PATH       a Chromium binary: produce both first (OUT/chromium.txt and OUT/chromium-client.txt
+#                      by default), from one `serve` of the wire and the client cases
 #   MATRIX_LINKS=P     prefix of the case-file links of the full page (default ../../, from tools/docs/)
 #   MATRIX_UPDATE=1    write the two parts of each matrix produced into README.md and
 #                      tools/docs/matrix.md (splice-matrix.sh: the `matrix` and `client-matrix` blocks)
@@ -60,36 +62,45 @@ lists_client() {  # adapter
   [[ "$hello" =~ \"layers\":\[[^]]*\"client\" ]]
 }
 
-if [[ "$layers" == *" wire "* ]]; then
-  # The browser column: headless Chromium's EventSource on the `serve` page.
-  if [ -n "${BROWSER:-}" ]; then
-    BROWSER_RESULTS="${BROWSER_RESULTS:-$out/chromium.txt}"
-    rm -f "$BROWSER_RESULTS"
-    profile="$(mktemp -d)"
-    serve_cases=(--cases "${CASES:-$root/conformance/cases}" --tags "$root/spec/tags.yaml")
-    "$tool" serve "${serve_cases[@]}" --port 0 --duration-s 900 --browser-results "$BROWSER_RESULTS" >"$out/serve.log" 2>&1 &
-    serve_pid=$!
-    url=""
-    for _ in $(seq 100); do
-      url="$(sed -n 's|.* cases at \(http://[^ ]*\)/ .*|\1|p' "$out/serve.log")"
-      [ -n "$url" ] && break
-      sleep 0.1
-    done
-    if [ -z "$url" ]; then
-      echo "matrix.sh: serve did not start (see $out/serve.log)" >&2
-      kill "$serve_pid" 2>/dev/null
-      exit 2
-    fi
-    setsid "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-      --disable-component-update --disable-sync --disable-dev-shm-usage --disable-crash-reporter --disable-breakpad \
-      --no-default-browser-check --user-data-dir="$profile" "$url/browser" >/dev/null 2>&1 &
-    browser_pid=$!
-    wait "$serve_pid"
-    kill -- -"$browser_pid" 2>/dev/null
-    wait "$browser_pid" 2>/dev/null
-    rm -rf "$profile"
+# The browser column: headless Chromium's EventSource on the `serve` page,
+# over the wire cases and, as their client, the client cases. Its rows are
+# split by layer: BROWSER_RESULTS (wire) and BROWSER_CLIENT_RESULTS (client).
+if [ -n "${BROWSER:-}" ]; then
+  BROWSER_RESULTS="${BROWSER_RESULTS:-$out/chromium.txt}"
+  BROWSER_CLIENT_RESULTS="${BROWSER_CLIENT_RESULTS:-$out/chromium-client.txt}"
+  rm -f "$BROWSER_RESULTS" "$BROWSER_CLIENT_RESULTS"
+  profile="$(mktemp -d)"
+  client_dir="${CLIENT_CASES:-$root/conformance/clients}"
+  [[ "$layers" == *" client "* ]] || client_dir=""
+  serve_cases=(--cases "${CASES:-$root/conformance/cases}" --client-cases "$client_dir" --tags "$root/spec/tags.yaml")
+  "$tool" serve "${serve_cases[@]}" --port 0 --duration-s 900 --browser-results "$BROWSER_RESULTS" >"$out/serve.log" 2>&1 &
+  serve_pid=$!
+  url=""
+  for _ in $(seq 100); do
+    url="$(sed -n 's|.* cases at \(http://[^ ]*\)/ .*|\1|p' "$out/serve.log")"
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    echo "matrix.sh: serve did not start (see $out/serve.log)" >&2
+    kill "$serve_pid" 2>/dev/null
+    exit 2
   fi
+  setsid "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --disable-dev-shm-usage --disable-crash-reporter --disable-breakpad \
+    --no-default-browser-check --user-data-dir="$profile" "$url/browser" >/dev/null 2>&1 &
+  browser_pid=$!
+  wait "$serve_pid"
+  kill -- -"$browser_pid" 2>/dev/null
+  wait "$browser_pid" 2>/dev/null
+  rm -rf "$profile"
+  if [ -r "$BROWSER_RESULTS" ]; then
+    awk '$2 ~ /^client\//' "$BROWSER_RESULTS" >"$BROWSER_CLIENT_RESULTS"
+    awk '$2 !~ /^client\//' "$BROWSER_RESULTS" >"$BROWSER_RESULTS.wire" && mv "$BROWSER_RESULTS.wire" "$BROWSER_RESULTS"
+  fi
+fi
 
+if [[ "$layers" == *" wire "* ]]; then
   run reference "'$tool' adapter"
   for adapter in ${ADAPTERS-$all_adapters}; do
     run "$adapter" "node '$here/$adapter.js'"
@@ -118,12 +129,20 @@ if [[ "$layers" == *" client "* ]]; then
   for adapter in ${CLIENT_ADAPTERS-${ADAPTERS-$all_adapters eventsource-client}}; do
     if lists_client "$adapter"; then run "$adapter" "node '$here/$adapter.js'" --layer client; fi
   done
+  if [ -n "${BROWSER_CLIENT_RESULTS:-}" ]; then
+    if [ -s "$BROWSER_CLIENT_RESULTS" ]; then
+      client_reports+=("$BROWSER_CLIENT_RESULTS")
+    else
+      echo "matrix.sh: BROWSER_CLIENT_RESULTS=$BROWSER_CLIENT_RESULTS has no result lines" >&2
+      status=2
+    fi
+  fi
   {
     echo 'The client layer (`run --layer client`, `tools/docs/client-cases.md`): what each client that'
     echo 'connects to a URL does on the network (reconnection and its delay, `Last-Event-ID`, a status'
     echo 'or Content-Type that fails the connection, redirects, request headers, `close()`), for the'
-    echo 'reference and every adapter that answers `connect`. The cases each column does not pass are'
-    echo 'on `tools/docs/matrix.md`.'
+    echo 'reference, every adapter that answers `connect` and, with BROWSER, Chromium'"'"'s EventSource'
+    echo 'on `serve`'"'"'s page. The cases each column does not pass are on `tools/docs/matrix.md`.'
     echo
     "$tool" run --layer client "${client_cases[@]}" --matrix-from "${client_reports[@]}" --matrix-part readme
   } >"$out/client-matrix-readme.md" || status=2

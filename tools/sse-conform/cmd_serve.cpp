@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// `sse-conform serve`: the conformance cases over HTTP with fault injection
-// and the browser page (tools/docs/serve.md). Runs until interrupted, or for
+// `sse-conform serve`: the conformance cases over HTTP with fault injection,
+// the client cases' scripts, and the browser page (tools/docs/serve.md). Runs until interrupted, or for
 // --duration-s; with --browser-results it stops once a browser posted and
 // prints its matrix rows.
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,7 @@ namespace {
 
 struct serve_cli {
   std::string cases = ssec::data_path("conformance/cases");
+  std::string client_cases = ssec::data_path("conformance/clients");
   std::string tags = ssec::data_path("spec/tags.yaml");
   std::string bind = "127.0.0.1";
   std::uint16_t port = 8080;
@@ -42,6 +44,14 @@ int run_serve(const serve_cli& o) {
     std::cerr << loaded.error_text();
     return exit_usage;
   }
+  if (!o.client_cases.empty()) {
+    auto clients = conformance::load_case_tree(o.client_cases, o.client_cases, tags);
+    if (!clients.ok()) {
+      std::cerr << clients.error_text();
+      return exit_usage;
+    }
+    for (auto& c : clients.value) loaded.value.push_back(std::move(c));
+  }
   std::vector<live::served_stream> streams;
   for (const auto& path : o.streams) {
     std::ifstream in(path, std::ios::binary);
@@ -53,15 +63,18 @@ int run_serve(const serve_cli& o) {
     const auto slash = path.find_last_of('/');
     streams.push_back({slash == std::string::npos ? path : path.substr(slash + 1), std::move(bytes), {}});
   }
-  const std::size_t count = loaded.value.size();
+  const auto client_count = static_cast<std::size_t>(std::count_if(
+      loaded.value.begin(), loaded.value.end(), [](const auto& c) { return c.layer == conformance::layer::client; }));
+  const std::size_t count = loaded.value.size() - client_count;
   auto started = live::case_server::start(std::move(loaded.value), std::move(streams), o.bind, o.port);
   if (!started) {
     std::cerr << "sse-conform serve: " << started.error().message << '\n';
     return exit_usage;
   }
   live::case_server& server = **started;
-  std::cout << "sse-conform serve: " << counted(count, "case") << " at " << server.base_url()
-            << "/  (browser page: " << server.base_url() << "/browser)" << std::endl;
+  std::cout << "sse-conform serve: " << counted(count, "case")
+            << (client_count > 0 ? " and " + counted(client_count, "client case") : std::string()) << " at "
+            << server.base_url() << "/  (browser page: " << server.base_url() << "/browser)" << std::endl;
   std::signal(SIGINT, [](int) { interrupted = 1; });
   std::signal(SIGTERM, [](int) { interrupted = 1; });
   const auto start = std::chrono::steady_clock::now();
@@ -100,6 +113,9 @@ void add_serve_command(CLI::App& app, int& code) {
   CLI::App* cmd = app.add_subcommand(
       "serve", "Serve the cases over HTTP with fault injection and a browser page (tools/docs/serve.md)");
   cmd->add_option("--cases", o->cases, "Case directory")->capture_default_str();
+  cmd->add_option("--client-cases", o->client_cases,
+                  "Client case directory, played for the browser page (\"\": none; tools/docs/client-cases.md)")
+      ->capture_default_str();
   cmd->add_option("--tags", o->tags, "The closed tag list")->capture_default_str();
   cmd->add_option("--bind", o->bind, "Address to listen on")->capture_default_str();
   cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str()->check(in_range(0, 65535));

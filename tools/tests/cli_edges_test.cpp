@@ -224,9 +224,13 @@ TEST_F(cli_edges, plurals_are_right) {
   // serve over a case tree of one case.
   fs::create_directories(dir_ / "cases/ours");
   write("cases/ours/one.yaml", one_case_yaml);
-  const auto s = run("serve --cases cases --port 0 --duration-s 0.2");
+  const auto s = run("serve --cases cases --client-cases '' --port 0 --duration-s 0.2");
   EXPECT_EQ(s.status, 0) << s.out << s.err;
   EXPECT_NE(s.out.find("sse-conform serve: 1 case at http://"), std::string::npos) << s.out << s.err;
+  // The client cases are played beside them by default.
+  const auto with_clients = run("serve --cases cases --port 0 --duration-s 0.2");
+  EXPECT_NE(with_clients.out.find("sse-conform serve: 1 case and 24 client cases at http://"), std::string::npos)
+      << with_clients.out << with_clients.err;
 }
 
 // The overall timeout is opt-in; the idle timeout is the default guard.

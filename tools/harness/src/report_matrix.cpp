@@ -334,6 +334,10 @@ result<std::vector<ordered>> reports_from_result_lines(std::string_view text, st
     r.adapter.name = impl.starts_with("browser:") ? impl.substr(8) : impl;
     r.adapter.layers = {"wire"};
     const auto& mine = statuses[impl];
+    // A browser's client rows grade its whole behaviour as a client (serve's page).
+    if (std::any_of(mine.begin(), mine.end(), [](const auto& m) { return m.first->layer == conf::layer::client; })) {
+      r.adapter.layers.push_back("client");
+    }
     for (const auto& c : cases) {
       case_result cr;
       cr.c = &c;
@@ -342,7 +346,7 @@ result<std::vector<ordered>> reports_from_result_lines(std::string_view text, st
       if (it == mine.end()) {
         cr.outcome = outcome::skip;
         cr.reason = "no result for this case in " + std::string(display);
-      } else if (c.layer != conf::layer::wire) {
+      } else if (c.layer != conf::layer::wire && c.layer != conf::layer::client) {
         cr.outcome = outcome::skip;
         cr.reason = "the result grades the wire events only, not the " + std::string(conf::to_string(c.layer)) +
                     " layer's dialect events (wire-level result: " + it->second + ")";

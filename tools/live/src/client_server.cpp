@@ -19,11 +19,24 @@ constexpr std::chrono::milliseconds hold_tick{50};
 double ms_since(clock::time_point start) {
   return std::chrono::duration<double, std::milli>(clock::now() - start).count();
 }
+
+// The script's number in a path /client/<n>/<name>, or 0.
+std::uint64_t key_of(std::string_view path) {
+  if (!path.starts_with(prefix)) return 0;
+  path.remove_prefix(prefix.size());
+  std::uint64_t n = 0;
+  std::size_t digits = 0;
+  for (; digits < path.size() && digits < 18 && path[digits] >= '0' && path[digits] <= '9'; ++digits) {
+    n = n * 10 + static_cast<std::uint64_t>(path[digits] - '0');
+  }
+  return digits > 0 && (digits == path.size() || path[digits] == '/') ? n : 0;
+}
 }  // namespace
 
-struct client_server::state {
+struct client_scripts::state {
   struct played {
     conf::client_script script;
+    std::string name;
     clock::time_point start;
     std::vector<conf::observed_request> requests;
     std::vector<std::optional<double>> ended;  // by connection attempt
@@ -47,21 +60,15 @@ struct client_server::state {
   }
 };
 
-namespace {
+client_scripts::client_scripts() : state_(std::make_shared<state>()) {}
+client_scripts::~client_scripts() = default;
 
-// The script's number in a path /client/<n>/<name>, or 0.
-std::uint64_t key_of(std::string_view path) {
-  if (!path.starts_with(prefix)) return 0;
-  path.remove_prefix(prefix.size());
-  std::uint64_t n = 0;
-  std::size_t digits = 0;
-  for (; digits < path.size() && digits < 18 && path[digits] >= '0' && path[digits] <= '9'; ++digits) {
-    n = n * 10 + static_cast<std::uint64_t>(path[digits] - '0');
-  }
-  return digits > 0 && (digits == path.size() || path[digits] == '/') ? n : 0;
-}
+void client_scripts::attach(const http::server* server) { state_->server.store(server); }
 
-void handle(client_server::state& st, const http::request& req, http::response& res) {
+bool client_scripts::serves(std::string_view path) { return path.starts_with(prefix); }
+
+void client_scripts::handle(const http::request& req, http::response& res) {
+  state& st = *state_;
   const std::uint64_t key = key_of(req.path);
   std::optional<conf::scripted_response> answer;
   std::size_t attempt = 0;
@@ -107,17 +114,51 @@ void handle(client_server::state& st, const http::request& req, http::response& 
   st.ended(key, attempt);
 }
 
-}  // namespace
+std::string client_scripts::add(const conf::client_script& script, const std::string& name) {
+  std::lock_guard lock(state_->mutex);
+  if (state_->scripts.size() >= client_max_scripts) state_->scripts.erase(state_->scripts.begin());
+  const std::uint64_t key = state_->next++;
+  state_->scripts[key] = state::played{script, name, clock::now(), {}, {}, 0};
+  std::string readable;
+  for (const char ch : name) {
+    const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-';
+    readable.push_back(keep ? ch : '-');
+  }
+  return std::string(prefix) + std::to_string(key) + "/" + readable;
+}
+
+std::optional<conf::client_observation> client_scripts::observed(std::string_view path) const {
+  std::lock_guard lock(state_->mutex);
+  const auto it = state_->scripts.find(key_of(path));
+  if (it == state_->scripts.end()) return std::nullopt;
+  conf::client_observation o;
+  o.requests = it->second.requests;
+  o.response_ended_ms = it->second.ended;
+  return o;
+}
+
+std::optional<std::string> client_scripts::name_of(std::string_view path) const {
+  std::lock_guard lock(state_->mutex);
+  const auto it = state_->scripts.find(key_of(path));
+  if (it == state_->scripts.end()) return std::nullopt;
+  return it->second.name;
+}
+
+void client_scripts::remove(std::string_view path) {
+  std::lock_guard lock(state_->mutex);
+  state_->scripts.erase(key_of(path));
+}
 
 ssec::result<std::unique_ptr<client_server>> client_server::start(std::string address, std::uint16_t port) {
   std::unique_ptr<client_server> out(new client_server());
-  out->state_ = std::make_shared<state>();
-  auto st = out->state_;
-  auto started = http::server::start([st](const http::request& req, http::response& res) { handle(*st, req, res); },
-                                     std::move(address), port);
+  out->scripts_ = std::make_shared<client_scripts>();
+  auto scripts = out->scripts_;
+  auto started =
+      http::server::start([scripts](const http::request& req, http::response& res) { scripts->handle(req, res); },
+                          std::move(address), port);
   if (!started) return started.error();
   out->server_ = std::move(started.value());
-  out->state_->server.store(out->server_.get());
+  out->scripts_->attach(out->server_.get());
   return {std::move(out)};
 }
 
@@ -129,35 +170,19 @@ void client_server::stop() {
   if (server_) server_->stop();
 }
 
+std::string client_server::path_of(const std::string& url) const {
+  const std::string base = server_->base_url();
+  return url.starts_with(base) ? url.substr(base.size()) : std::string();
+}
+
 std::string client_server::add(const conf::client_script& script, const std::string& name) {
-  std::lock_guard lock(state_->mutex);
-  const std::uint64_t key = state_->next++;
-  state_->scripts[key] = state::played{script, clock::now(), {}, {}, 0};
-  std::string readable;
-  for (const char ch : name) {
-    const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-';
-    readable.push_back(keep ? ch : '-');
-  }
-  return server_->base_url() + std::string(prefix) + std::to_string(key) + "/" + readable;
+  return server_->base_url() + scripts_->add(script, name);
 }
 
 conf::client_observation client_server::observed(const std::string& url) const {
-  conf::client_observation o;
-  const std::string base = server_->base_url();
-  const std::uint64_t key = url.starts_with(base) ? key_of(std::string_view(url).substr(base.size())) : 0;
-  std::lock_guard lock(state_->mutex);
-  if (const auto it = state_->scripts.find(key); it != state_->scripts.end()) {
-    o.requests = it->second.requests;
-    o.response_ended_ms = it->second.ended;
-  }
-  return o;
+  return scripts_->observed(path_of(url)).value_or(conf::client_observation{});
 }
 
-void client_server::remove(const std::string& url) {
-  const std::string base = server_->base_url();
-  const std::uint64_t key = url.starts_with(base) ? key_of(std::string_view(url).substr(base.size())) : 0;
-  std::lock_guard lock(state_->mutex);
-  state_->scripts.erase(key);
-}
+void client_server::remove(const std::string& url) { scripts_->remove(path_of(url)); }
 
 }  // namespace ssec::live

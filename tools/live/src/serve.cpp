@@ -13,14 +13,18 @@
 #include "browser_page.hpp"
 #include "sse/parser.hpp"
 #include "ssec/conformance/log.hpp"
+#include "ssec/live/client_server.hpp"
 #include "ssec/report/json_shape.hpp"
+#include "ssec/report/junit.hpp"
 #include "ssec/support/escape.hpp"
 #include "ssec/support/text.hpp"
 
 namespace ssec::live {
 
 struct case_server::state {
-  std::vector<conformance::test_case> cases;
+  std::vector<conformance::test_case> cases;         // served as streams at /case/
+  std::vector<conformance::test_case> client_cases;  // `layer: client`: played at /client/ (client_scripts)
+  client_scripts clients;
   std::vector<served_stream> streams;
   serve_limits limits;
   // Set once the server runs, read by its connection threads (stopping()):
@@ -340,10 +344,54 @@ nlohmann::json case_list(const case_server::state& st) {
 // name ("bom_3RFS"), still accepted for pages and result files made before.
 bool names(const conformance::test_case& c, std::string_view name) { return c.path() == name || c.test_name() == name; }
 
+const conformance::test_case* client_case(const case_server::state& st, std::string_view name) {
+  const auto c =
+      std::find_if(st.client_cases.begin(), st.client_cases.end(), [&](const auto& tc) { return names(tc, name); });
+  return c == st.client_cases.end() ? nullptr : &*c;
+}
+
+// The client cases for the page: what it needs to run each one's client
+// (tools/docs/serve.md, "Client cases"). The URL to connect to is minted per
+// run by POST /clients/<name>, so each run has a script and a clock of its own.
+nlohmann::json client_list(const case_server::state& st) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& c : st.client_cases) {
+    std::string bodies;
+    for (const auto& r : c.client->responses) bodies += r.body + "\n";
+    list.push_back({{"name", c.path()},
+                    {"start", "/clients/" + c.path()},
+                    {"close_after_events", c.client->close_after_events},
+                    {"limit_ms", c.client->limit_ms},
+                    {"settle_ms", c.client->settle_ms},
+                    {"types", event_types(bodies)}});
+  }
+  return list;
+}
+
+// The methods `path` answers (for a 405's Allow).
+std::string allowed_methods(std::string_view path) {
+  if (path == "/results" || path.starts_with("/clients/")) return "POST";
+  if (client_scripts::serves(path)) return "GET";
+  return "GET, HEAD";
+}
+
+bool allows(std::string_view allow, std::string_view method) {
+  for (std::size_t start = 0; start <= allow.size();) {
+    const std::size_t comma = allow.find(", ", start);
+    if (allow.substr(start, comma - start) == method) return true;
+    if (comma == std::string_view::npos) break;
+    start = comma + 2;
+  }
+  return false;
+}
+
 // What exists at `path`, whatever the method: for a 405 rather than a 404.
 bool exists(const case_server::state& st, const std::string& path) {
-  if (path == "/" || path == "/index.html" || path == "/browser" || path == "/cases.json" || path == "/results")
+  if (path == "/" || path == "/index.html" || path == "/browser" || path == "/cases.json" || path == "/results" ||
+      path == "/clients.json")
     return true;
+  if (path.starts_with("/clients/")) return client_case(st, path.substr(9)) != nullptr;
+  if (client_scripts::serves(path)) return st.clients.name_of(path).has_value();
   if (path.starts_with("/case/")) {
     const std::string name = path.substr(6);
     return std::any_of(st.cases.begin(), st.cases.end(), [&](const auto& c) { return names(c, name); });
@@ -437,28 +485,120 @@ std::string post_problem(const nlohmann::json& body) {
       }
     }
   }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    for (const char* key : {"url", "ended"}) {
+      const auto& r = results[i];
+      if (r.contains(key) && !r[key].is_string()) {
+        return expected_json("results[" + std::to_string(i) + "]." + key, "a string", r[key]);
+      }
+    }
+  }
   return {};
 }
 
+// Grades what a browser's EventSource did in a client case: `seen` is the
+// page's result ({"name","url","ended","events"}), `observed` what the
+// server saw at that URL, `played_for` the case it was played for.
+browser_row grade_browser_client(const conformance::test_case& c, const std::string& impl, const nlohmann::json& seen,
+                                 std::optional<conformance::client_observation> observed,
+                                 const std::optional<std::string>& played_for) {
+  browser_row row{impl, c.path(), conformance::outcome::pass, c.verdict, {}, {}};
+  if (!observed || played_for != c.path()) {
+    // Nothing to grade: the page did not run this case's script.
+    row.outcome = conformance::outcome::error;
+    row.detail = "the result names no URL this server played for the case (POST /clients/" + c.path() + " mints one)";
+    return row;
+  }
+  conformance::client_observation o = std::move(*observed);
+  o.ended = seen.value("ended", std::string());
+  if (seen.contains("events")) {
+    for (const auto& e : seen["events"]) {
+      o.answer.events.emplace_back(e.value("type", std::string()), e.value("data", std::string()),
+                                   e.value("lastEventId", std::string()));
+    }
+  }
+  auto graded = conformance::grade_client(c, o, false);
+  row.outcome = graded.outcome;
+  if (graded.mismatch) row.detail = graded.mismatch->first_difference;
+  row.mismatch = std::move(graded.mismatch);
+  return row;
+}
+
 void handle_get(case_server::state& st, const http::request& req, http::response& res);
+void handle_post(case_server::state& st, const http::request& req, http::response& res);
 
 void handle(case_server::state& st, const http::request& req, http::response& res) {
-  if (req.method == "POST" && req.path == "/results") return handle_get(st, req, res);
-  const bool readable = req.method == "GET" || req.method == "HEAD";
-  if (!readable || (req.path == "/results")) {
+  const std::string allow = allowed_methods(req.path);
+  if (!allows(allow, req.method)) {
     if (!exists(st, req.path)) {
       res.send(404, "text/plain", "sse-conform serve: no such case or stream: " + req.path + "\n");
       return;
     }
-    const std::string allow = req.path == "/results" ? "POST" : "GET, HEAD";
     const std::string body =
         "sse-conform serve: " + req.method + " is not allowed on " + req.path + " (allowed: " + allow + ")\n";
     res.start(405, {{"Allow", allow}, {"Content-Type", "text/plain"}, {"Content-Length", std::to_string(body.size())}});
     if (req.method != "HEAD") res.write(body);
     return;
   }
+  if (req.method == "POST") return handle_post(st, req, res);
+  if (client_scripts::serves(req.path)) return st.clients.handle(req, res);
   if (req.method == "HEAD") res.omit_body();
   handle_get(st, req, res);
+}
+
+// POST /clients/<name>: a fresh play of a client case's script, for the
+// page's EventSource: {"url": "/client/<n>/<name>"}. POST /results: what a
+// browser saw, graded.
+void handle_post(case_server::state& st, const http::request& req, http::response& res) {
+  if (req.path.starts_with("/clients/")) {
+    const auto* c = client_case(st, std::string_view(req.path).substr(9));
+    if (c == nullptr) {
+      res.send(404, "text/plain", "sse-conform serve: no client case " + req.path.substr(9) + "\n");
+      return;
+    }
+    const nlohmann::json answer{{"url", st.clients.add(*c->client, c->path())}};
+    res.send(200, "application/json", answer.dump());
+    return;
+  }
+  std::lock_guard one_at_a_time(st.parsing);
+  std::string problem;
+  const nlohmann::json body = parse_post(req.body, problem);
+  if (problem.empty()) problem = post_problem(body);
+  if (!problem.empty()) {
+    // Nothing is graded and --browser-results keeps waiting for a real post.
+    res.send(400, "text/plain", "sse-conform serve: POST /results: " + problem + "\n");
+    return;
+  }
+  std::vector<browser_row> rows;
+  const std::string ua = body.value("user_agent", std::string("unknown"));
+  const std::string impl = ua.find("Chrome") != std::string::npos    ? "browser:chromium"
+                           : ua.find("Firefox") != std::string::npos ? "browser:firefox"
+                           : ua.find("Safari") != std::string::npos  ? "browser:safari"
+                                                                     : "browser:other";
+  for (const auto& r : body["results"]) {
+    const std::string name = r["name"].get<std::string>();
+    const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
+    if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
+    if (const auto* cc = client_case(st, name)) {
+      const std::string played = r.contains("url") ? r["url"].get<std::string>() : std::string();
+      rows.push_back(grade_browser_client(*cc, impl, r, st.clients.observed(played), st.clients.name_of(played)));
+      st.clients.remove(played);
+    }
+  }
+  // The page shows this post's grade; `serve` prints every post's.
+  const browser_grade grade = grade_of(rows);
+  nlohmann::ordered_json answer{{"graded", rows.size()},
+                                {"conforming", grade.conforming()},
+                                {"verdict", grade.sentence()},
+                                {"statuses", grade.statuses}};
+  {
+    std::lock_guard lock(st.mutex);
+    for (auto& row : rows) st.keep(std::move(row));
+    st.browser_done = true;
+    ++st.browser_posts;
+  }
+  st.posted.notify_all();
+  res.send(200, "application/json", answer.dump());
 }
 
 void handle_get(case_server::state& st, const http::request& req, http::response& res) {
@@ -468,7 +608,15 @@ void handle_get(case_server::state& st, const http::request& req, http::response
         "<!doctype html><title>sse-conform serve</title><h1>sse-conform serve</h1>"
         "<p><a href=\"/browser\">run the cases in this browser</a> · <a href=\"/cases.json\">cases.json</a></p><ul>";
     for (const auto& c : st.cases) page += "<li><a href=\"/case/" + c.path() + "\">" + c.path() + "</a></li>";
-    res.send(200, "text/html; charset=utf-8", page + "</ul>");
+    page += "</ul>";
+    if (!st.client_cases.empty()) {
+      // A client case is a script played per connection attempt: the page runs it, a link cannot.
+      page +=
+          "<h2>Client cases</h2><p>played for the browser page (<a href=\"/clients.json\">clients.json</a>)</p><ul>";
+      for (const auto& c : st.client_cases) page += "<li>" + c.path() + ": " + ssec::xml_escape(c.name) + "</li>";
+      page += "</ul>";
+    }
+    res.send(200, "text/html; charset=utf-8", page);
     return;
   }
   if (get && req.path == "/browser") {
@@ -480,41 +628,8 @@ void handle_get(case_server::state& st, const http::request& req, http::response
     res.send(200, "application/json", case_list(st).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return;
   }
-  if (req.method == "POST" && req.path == "/results") {
-    std::lock_guard one_at_a_time(st.parsing);
-    std::string problem;
-    const nlohmann::json body = parse_post(req.body, problem);
-    if (problem.empty()) problem = post_problem(body);
-    if (!problem.empty()) {
-      // Nothing is graded and --browser-results keeps waiting for a real post.
-      res.send(400, "text/plain", "sse-conform serve: POST /results: " + problem + "\n");
-      return;
-    }
-    std::vector<browser_row> rows;
-    const std::string ua = body.value("user_agent", std::string("unknown"));
-    const std::string impl = ua.find("Chrome") != std::string::npos    ? "browser:chromium"
-                             : ua.find("Firefox") != std::string::npos ? "browser:firefox"
-                             : ua.find("Safari") != std::string::npos  ? "browser:safari"
-                                                                       : "browser:other";
-    for (const auto& r : body["results"]) {
-      const std::string name = r["name"].get<std::string>();
-      const auto c = std::find_if(st.cases.begin(), st.cases.end(), [&](const auto& tc) { return names(tc, name); });
-      if (c != st.cases.end()) rows.push_back(grade_browser(*c, impl, r));
-    }
-    // The page shows this post's grade; `serve` prints every post's.
-    const browser_grade grade = grade_of(rows);
-    nlohmann::ordered_json answer{{"graded", rows.size()},
-                                  {"conforming", grade.conforming()},
-                                  {"verdict", grade.sentence()},
-                                  {"statuses", grade.statuses}};
-    {
-      std::lock_guard lock(st.mutex);
-      for (auto& row : rows) st.keep(std::move(row));
-      st.browser_done = true;
-      ++st.browser_posts;
-    }
-    st.posted.notify_all();
-    res.send(200, "application/json", answer.dump());
+  if (get && req.path == "/clients.json") {
+    res.send(200, "application/json", client_list(st).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return;
   }
   if (get && (req.path.starts_with("/case/") || req.path.starts_with("/stream/")) && exists(st, req.path)) {
@@ -621,7 +736,10 @@ ssec::result<std::unique_ptr<case_server>> case_server::start(std::vector<confor
                                                               std::uint16_t port, serve_limits limits) {
   std::unique_ptr<case_server> out(new case_server());
   out->state_ = std::make_shared<state>();
-  out->state_->cases = std::move(cases);
+  for (auto& c : cases) {
+    auto& to = c.layer == conformance::layer::client && c.client ? out->state_->client_cases : out->state_->cases;
+    to.push_back(std::move(c));
+  }
   out->state_->streams = std::move(streams);
   out->state_->limits = limits;
   auto st = out->state_;
@@ -630,6 +748,7 @@ ssec::result<std::unique_ptr<case_server>> case_server::start(std::vector<confor
   if (!started) return started.error();
   out->server_ = std::move(started.value());
   out->state_->server.store(out->server_.get());
+  out->state_->clients.attach(out->server_.get());
   return {std::move(out)};
 }
 

@@ -3,6 +3,7 @@
 // sse-contract-tests service through the cases and its callback URL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -10,6 +11,8 @@
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/http/client.hpp"
+#include "ssec/live/client_server.hpp"
+#include "ssec/live/event_source.hpp"
 #include "ssec/live/serve.hpp"
 #include "ssec/live/service_driver.hpp"
 
@@ -122,6 +125,153 @@ TEST(case_server_results, the_grade_counts_statuses_and_judges_the_must_cases) {
   EXPECT_EQ(ssec::live::grade_of(rows).sentence(),
             "browser:chromium: 2 cases: 1 FAIL, 1 PASS; MUST cases: 1 graded: conforming");
   EXPECT_FALSE(ssec::live::grade_of({}).conforming()) << "nothing graded is never conforming";
+}
+
+// Sends `body` with `method` to `url`: the status and the response body.
+std::pair<long, std::string> exchange(const std::string& url, const std::string& method, const std::string& body = {}) {
+  ssec::http::stream_request req;
+  req.url = url;
+  req.method = method;
+  req.body = body;
+  req.timeout_s = 10;
+  std::string got;
+  const long status = ssec::http::stream(req, [&](std::string_view bytes, double) {
+                        got.append(bytes);
+                        return true;
+                      }).status;
+  return {status, got};
+}
+
+std::vector<ssec::conformance::test_case> client_cases(const std::vector<std::string>& paths) {
+  std::vector<ssec::error> errors;
+  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
+  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/clients", "conformance/clients", tags);
+  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
+  std::vector<ssec::conformance::test_case> out;
+  for (auto& c : loaded.value) {
+    if (std::find(paths.begin(), paths.end(), c.path()) != paths.end()) out.push_back(std::move(c));
+  }
+  EXPECT_EQ(out.size(), paths.size());
+  return out;
+}
+
+// What the page does for one client case, with the reference client (and
+// `quirks`) in the browser's place: mint a play, connect, post the result.
+// The status serve graded it with.
+std::string play_client_case(const ssec::live::case_server& server, const nlohmann::json& entry,
+                             ssec::live::client_quirks quirks = {}, double limit_ms = 0) {
+  const auto [status, minted] = exchange(server.base_url() + entry["start"].get<std::string>(), "POST");
+  EXPECT_EQ(status, 200) << minted;
+  const std::string url = nlohmann::json::parse(minted)["url"].get<std::string>();
+  ssec::live::event_source_options o;
+  o.url = server.base_url() + url;
+  o.close_after_events = entry["close_after_events"].get<std::size_t>();
+  o.limit_ms = limit_ms > 0 ? limit_ms : entry["limit_ms"].get<double>();
+  o.quirks = quirks;
+  const auto run = ssec::live::run_event_source(o);
+  std::this_thread::sleep_for(std::chrono::milliseconds(entry["settle_ms"].get<long>()));
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : run.events)
+    events.push_back({{"type", e.type}, {"data", e.data}, {"lastEventId", e.last_event_id}});
+  const nlohmann::json post{
+      {"user_agent", "Chrome/156"},
+      {"results", {{{"name", entry["name"]}, {"url", url}, {"ended", run.ended}, {"events", events}}}}};
+  const auto [posted, answer] = exchange(server.base_url() + "/results", "POST", post.dump());
+  EXPECT_EQ(posted, 200) << answer;
+  for (const auto& row : server.browser_rows()) {
+    if (row.case_name == entry["name"])
+      return std::string(row.status()) + (row.detail.empty() ? "" : ": " + row.detail);
+  }
+  return "no row";
+}
+
+// serve plays the client cases for the browser page: /clients.json lists
+// them, POST /clients/<case> mints a play of its own, and a posted run is
+// graded with the one client grader. The reference client passes; a client
+// with a known bug fails the case that names it.
+TEST(case_server_clients, plays_the_client_cases_and_grades_what_the_page_posts) {
+  auto cases = client_cases({"client/last-event-id/C8LA", "client/http/C9HA"});
+  auto all = some_cases(2);
+  for (auto& c : cases) all.push_back(std::move(c));
+  auto started = ssec::live::case_server::start(std::move(all), {}, "127.0.0.1", 0);
+  ASSERT_TRUE(started);
+  const auto& server = **started;
+  const auto [listed, text] = exchange(server.base_url() + "/clients.json", "GET");
+  ASSERT_EQ(listed, 200);
+  const auto list = nlohmann::json::parse(text);
+  ASSERT_EQ(list.size(), 2u) << text;
+  EXPECT_EQ(nlohmann::json::parse(exchange(server.base_url() + "/cases.json", "GET").second).size(), 2u)
+      << "the client cases are not streams";
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& e : list) by_name[e["name"].get<std::string>()] = e;
+  const auto& lei = by_name.at("client/last-event-id/C8LA");
+  const auto& no_content = by_name.at("client/http/C9HA");
+  EXPECT_EQ(lei["start"], "/clients/client/last-event-id/C8LA");
+  EXPECT_EQ(lei["close_after_events"], 3);
+
+  EXPECT_EQ(play_client_case(server, lei), "PASS");
+  EXPECT_EQ(play_client_case(server, no_content), "PASS");
+  ssec::live::client_quirks no_id;
+  no_id.no_last_event_id = true;
+  EXPECT_EQ(play_client_case(server, lei, no_id), "FAIL: request 2 has no last-event-id header; expected \"8\"");
+  ssec::live::client_quirks reconnects;
+  reconnects.reconnect_on_failure = true;
+  const std::string after_204 = play_client_case(server, no_content, reconnects, 1000);
+  EXPECT_TRUE(after_204.starts_with("FAIL: ")) << after_204;
+  EXPECT_NE(after_204.find("request 3 is one the client should not have made"), std::string::npos) << after_204;
+  EXPECT_FALSE(ssec::live::grade_of(server.browser_rows()).conforming());
+}
+
+// What a page or anyone else sends is checked: an unknown client case is a
+// 404, a play is POST only, and a result that names no URL played for its
+// case is an error row, never a pass.
+TEST(case_server_clients, refuse_what_was_not_played) {
+  auto cases = some_cases(1);
+  for (auto& c : client_cases({"client/last-event-id/C8LA"})) cases.push_back(std::move(c));
+  auto started = ssec::live::case_server::start(std::move(cases), {}, "127.0.0.1", 0);
+  ASSERT_TRUE(started);
+  const auto& server = **started;
+  const std::string base = server.base_url();
+  EXPECT_EQ(exchange(base + "/clients/client/last-event-id/NOPE", "POST").first, 404);
+  EXPECT_EQ(exchange(base + "/clients/client/last-event-id/C8LA", "GET").first, 405);
+  EXPECT_EQ(exchange(base + "/client/999/x", "GET").first, 404);
+  const std::string minted = exchange(base + "/clients/client/last-event-id/C8LA", "POST").second;
+  const std::string url = nlohmann::json::parse(minted)["url"].get<std::string>();
+  EXPECT_EQ(exchange(base + url, "POST").first, 405);
+  EXPECT_EQ(exchange(base + "/results", "POST", R"({"results":[{"name":"client/last-event-id/C8LA","url":7}]})").first,
+            400);
+  const auto post = [&](const std::string& played) {
+    const nlohmann::json body{{"results",
+                               {{{"name", "client/last-event-id/C8LA"},
+                                 {"url", played},
+                                 {"ended", "closed"},
+                                 {"events", nlohmann::json::array()}}}}};
+    EXPECT_EQ(exchange(base + "/results", "POST", body.dump()).first, 200);
+    return server.browser_rows().back();
+  };
+  const auto unplayed = post("/client/999/client-last-event-id-C8LA");
+  EXPECT_EQ(unplayed.status(), "CRASH");
+  EXPECT_NE(unplayed.detail.find("names no URL this server played"), std::string::npos) << unplayed.detail;
+  // A play that made no request: graded, and it fails.
+  EXPECT_EQ(post(url).status(), "FAIL");
+  // Graded once: the play is forgotten after its post.
+  EXPECT_EQ(exchange(base + url, "GET").first, 404);
+}
+
+// Plays started without end hold bounded memory: beyond client_max_scripts
+// the oldest is forgotten.
+TEST(case_server_clients, at_most_so_many_plays_are_kept) {
+  const auto cases = client_cases({"client/last-event-id/C8LA"});
+  ssec::live::client_scripts scripts;
+  const std::string first = scripts.add(*cases.at(0).client, cases[0].path());
+  EXPECT_EQ(scripts.name_of(first), "client/last-event-id/C8LA");
+  EXPECT_TRUE(first.starts_with("/client/1/client-last-event-id-C8LA")) << first;
+  std::string last;
+  for (std::size_t i = 0; i < ssec::live::client_max_scripts; ++i)
+    last = scripts.add(*cases[0].client, cases[0].path());
+  EXPECT_FALSE(scripts.observed(first).has_value());
+  EXPECT_FALSE(scripts.name_of(first).has_value());
+  EXPECT_TRUE(scripts.observed(last).has_value());
 }
 
 // A stand-in for a client library's sse-contract-tests service, with the

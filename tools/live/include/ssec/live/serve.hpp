@@ -53,7 +53,9 @@ struct serve_limits {
 class case_server {
  public:
   /// Serves `cases` at /case/<layer>/<topic>/<id> (test_case::path(); the
-  /// older /case/<test_name> is still served) and `streams` at /stream/<name> on
+  /// older /case/<test_name> is still served), plays those of `layer:
+  /// client` at /client/ (a fresh play per POST /clients/<path>, listed at
+  /// /clients.json) and serves `streams` at /stream/<name> on
   /// address:port (0 = any free port): the running server, or why it could
   /// not start (http::server::start's error).
   static ssec::result<std::unique_ptr<case_server>> start(std::vector<conformance::test_case> cases,
