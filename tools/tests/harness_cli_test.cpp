@@ -328,6 +328,25 @@ TEST_F(harness, browser_result_lines_become_run_reports) {
   EXPECT_TRUE(fails(h::reports_from_result_lines("", "b.txt", loaded_->value)));
 }
 
+// A browser's client rows (serve's page as the client of the client cases)
+// grade the client layer: their statuses count, and the report says so.
+TEST(harness_units, browser_results_of_client_cases_grade_the_client_layer) {
+  std::vector<ssec::error> errors;
+  const auto tags = conf::load_tags(source_dir / "spec/tags.yaml", "spec/tags.yaml", errors);
+  const auto clients = conf::load_case_tree(source_dir / "conformance/clients", "conformance/clients", tags);
+  ASSERT_TRUE(clients.ok()) << clients.error_text();
+  const auto reports = h::reports_from_result_lines(
+      "browser:chromium  client/http/C9HA  PASS\nbrowser:chromium  client/http/C9HB  FAIL\n", "c.txt", clients.value);
+  ASSERT_TRUE(reports) << reports.error().to_string();
+  const auto& r = (*reports)[0];
+  EXPECT_EQ(r["adapter"]["layers"], nlohmann::json({"wire", "client"}));
+  std::map<std::string, std::string> outcome;
+  for (const auto& c : r["cases"]) outcome[c["id"].get<std::string>()] = c["outcome"].get<std::string>();
+  EXPECT_EQ(outcome["client/http/C9HA"], "pass");
+  EXPECT_EQ(outcome["client/http/C9HB"], "fail");  // a MUST case
+  EXPECT_EQ(outcome["client/http/C9HC"], "skip");  // no row
+}
+
 // A dialect-layer case in a browser file is graded at the wire level only,
 // and a limits case against limits the browser never had: both are skipped,
 // their status kept in the reason.
