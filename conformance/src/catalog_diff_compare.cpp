@@ -10,14 +10,13 @@
 #include "catalog_diff_parts.hpp"
 #include "ssec/support/escape.hpp"
 #include "ssec/support/text.hpp"
+#include "ssec/support/yaml_reader.hpp"
 
 namespace ssec::conformance::diff_detail {
 
 namespace {
 
 using changes = std::vector<catalog_change>;
-
-std::string tick(std::string_view s) { return "`" + std::string(s) + "`"; }
 
 // Case and `_`/`-` ignored: the key_casing comparison of spec/FORMAT.md.
 std::string fold_key(std::string_view key) {
@@ -60,8 +59,8 @@ void compare_fields(changes& out, const field_context& ctx, const std::vector<dl
 void compare_field(changes& out, const field_context& ctx, const dl::field_spec& o, const dl::field_spec& n,
                    const std::string& path) {
   const bool inherited = o.from_envelope || n.from_envelope;
-  const std::string where =
-      ctx.event == "*" ? ctx.dialect + " envelope field " + tick(path) : ctx.dialect + " " + ctx.event + "." + path;
+  const std::string where = ctx.event == "*" ? ctx.dialect + " envelope field " + yaml::in_backticks(path)
+                                             : ctx.dialect + " " + ctx.event + "." + path;
   const auto ob = effective_bits(o.types), nb = effective_bits(n.types);
   if (ob != nb) {
     const bool narrower = (nb & ob) == nb, wider = (nb & ob) == ob;
@@ -110,21 +109,23 @@ void compare_fields(changes& out, const field_context& ctx, const std::vector<dl
       ++r;
       continue;
     }
-    emit_field(out, ctx, "FIELD_KEY_CHANGED", prefix + (*a)->key, (*r)->from_envelope || (*a)->from_envelope,
-               owner + ": key " + tick(prefix + (*r)->key) + " -> " + tick(prefix + (*a)->key), &(*r)->where,
-               &(*a)->where);
+    emit_field(
+        out, ctx, "FIELD_KEY_CHANGED", prefix + (*a)->key, (*r)->from_envelope || (*a)->from_envelope,
+        owner + ": key " + yaml::in_backticks(prefix + (*r)->key) + " -> " + yaml::in_backticks(prefix + (*a)->key),
+        &(*r)->where, &(*a)->where);
     added.erase(a);
     r = removed.erase(r);
   }
   for (const auto* r : removed)
     emit_field(out, ctx, r->required ? "FIELD_REMOVED" : "FIELD_REMOVED_OPTIONAL", prefix + r->key, r->from_envelope,
-               owner + ": " + (r->required ? "required" : "optional") + " field " + tick(prefix + r->key) + " removed",
+               owner + ": " + (r->required ? "required" : "optional") + " field " +
+                   yaml::in_backticks(prefix + r->key) + " removed",
                &r->where, nullptr);
   for (const auto* a : added)
     emit_field(out, ctx, a->required ? "FIELD_ADDED_REQUIRED" : "FIELD_ADDED_OPTIONAL", prefix + a->key,
                a->from_envelope,
-               owner + ": " + (a->required ? "required" : "optional") + " field " + tick(prefix + a->key) + " added (" +
-                   a->types.to_string() + ")",
+               owner + ": " + (a->required ? "required" : "optional") + " field " +
+                   yaml::in_backticks(prefix + a->key) + " added (" + a->types.to_string() + ")",
                nullptr, &a->where);
 }
 
@@ -166,7 +167,8 @@ void compare_events(changes& out, const dl::dialect_spec& od, const dl::dialect_
     const auto* ne = nd.event(oe.type);
     if (!ne) {
       out.push_back(make_change("EVENT_REMOVED", od.name, oe.type, "", "",
-                                od.name + ": event type " + tick(oe.type) + " removed", &oe.where, nullptr));
+                                od.name + ": event type " + yaml::in_backticks(oe.type) + " removed", &oe.where,
+                                nullptr));
       continue;
     }
     if (oe.open != ne->open)
@@ -186,7 +188,8 @@ void compare_events(changes& out, const dl::dialect_spec& od, const dl::dialect_
     const auto own = static_cast<std::size_t>(
         std::count_if(ne.fields.begin(), ne.fields.end(), [](const auto& f) { return !f.from_envelope; }));
     out.push_back(make_change("EVENT_ADDED", nd.name, ne.type, "", "",
-                              nd.name + ": event type " + tick(ne.type) + " added (" + ssec::counted(own, "field") +
+                              nd.name + ": event type " + yaml::in_backticks(ne.type) + " added (" +
+                                  ssec::counted(own, "field") +
                                   (own == ne.fields.size() ? "" : " besides the envelope's") + ")",
                               nullptr, &ne.where));
   }
@@ -225,18 +228,21 @@ void compare_differences(changes& out, const dl::dialect_spec& od, const dl::dia
         std::find_if(nd.differences.begin(), nd.differences.end(), [&](const auto& d) { return d.aspect == o.aspect; });
     if (n == nd.differences.end())
       out.push_back(make_change("PROFILE_DIFFERENCE_REMOVED", od.name, "", "difference:" + o.aspect, "",
-                                od.name + ": difference " + tick(o.aspect) + " removed", &o.where, nullptr));
+                                od.name + ": difference " + yaml::in_backticks(o.aspect) + " removed", &o.where,
+                                nullptr));
     else if (o.base != n->base || o.profile != n->profile || o.events != n->events || o.no_default != n->no_default ||
              !same_trace(o.origin, n->origin))
       out.push_back(make_change("DOC_CHANGED", od.name, "", "difference:" + o.aspect, "",
-                                od.name + ": difference " + tick(o.aspect) + " reworded", &o.where, &n->where));
+                                od.name + ": difference " + yaml::in_backticks(o.aspect) + " reworded", &o.where,
+                                &n->where));
   }
   for (const auto& n : nd.differences)
     if (std::none_of(od.differences.begin(), od.differences.end(), [&](const auto& d) { return d.aspect == n.aspect; }))
       out.push_back(make_change("PROFILE_DIFFERENCE_ADDED", nd.name, "", "difference:" + n.aspect, "",
-                                nd.name + ": difference " + tick(n.aspect) + " added", nullptr, &n.where));
+                                nd.name + ": difference " + yaml::in_backticks(n.aspect) + " added", nullptr,
+                                &n.where));
   if (od.error_wire_event != nd.error_wire_event) {
-    auto show = [](const std::string& e) { return e.empty() ? std::string("none") : tick(e); };
+    auto show = [](const std::string& e) { return e.empty() ? std::string("none") : yaml::in_backticks(e); };
     out.push_back(
         make_change("ERROR_WIRE_EVENT_CHANGED", nd.name, "", "error_wire_event", "",
                     nd.name + ": error wire event " + show(od.error_wire_event) + " -> " + show(nd.error_wire_event),
@@ -276,16 +282,16 @@ std::vector<catalog_change> compare_sets(const dl::catalog& old_set, const dl::c
   for (const auto& od : old_set.dialects()) {
     const auto* nd = new_set.dialect(od->name);
     if (!nd)
-      out.push_back(make_change("DIALECT_REMOVED", od->name, "", "", "", "dialect " + tick(od->name) + " removed",
-                                &od->where, nullptr));
+      out.push_back(make_change("DIALECT_REMOVED", od->name, "", "", "",
+                                "dialect " + yaml::in_backticks(od->name) + " removed", &od->where, nullptr));
     else compare_dialect(out, *od, *nd);
   }
   for (const auto& nd : new_set.dialects())
     if (!old_set.dialect(nd->name))
-      out.push_back(
-          make_change("DIALECT_ADDED", nd->name, "", "", "",
-                      "dialect " + tick(nd->name) + " added (" + ssec::counted(nd->events.size(), "event type") + ")",
-                      nullptr, &nd->where));
+      out.push_back(make_change(
+          "DIALECT_ADDED", nd->name, "", "", "",
+          "dialect " + yaml::in_backticks(nd->name) + " added (" + ssec::counted(nd->events.size(), "event type") + ")",
+          nullptr, &nd->where));
   compare_rules(out, old_set, new_set);
   // Set-level wording: a file's document or purpose.
   for (const auto& of : old_set.files())

@@ -20,8 +20,6 @@ namespace {
 
 using gen::ojson;
 
-std::string tick(std::string_view s) { return "`" + std::string(s) + "`"; }
-
 // A generated case as the diff needs it: its id, name and input chunks.
 struct gen_case {
   std::string id, name;
@@ -174,11 +172,11 @@ struct builder {
     const auto without = [&](ojson& o) { erase_path(o, field); };
     if (tightened)
       return finish("writer", nd, frames(od, c.event, without),
-                    "A producer of OLD may omit " + tick(field) + " from " + tick(c.event) +
+                    "A producer of OLD may omit " + yaml::in_backticks(field) + " from " + yaml::in_backticks(c.event) +
                         " (a should there); NEW's rule " + c.producer_rule + " (must) refuses it.");
     return finish("reader", nd, frames(nd, c.event, without),
-                  "A producer of NEW may omit " + tick(field) + " from " + tick(c.event) + ", which OLD's rule " +
-                      c.producer_rule + " (must) ruled out and a reader of OLD relies on.");
+                  "A producer of NEW may omit " + yaml::in_backticks(field) + " from " + yaml::in_backticks(c.event) +
+                      ", which OLD's rule " + c.producer_rule + " (must) ruled out and a reader of OLD relies on.");
   }
 
   std::optional<counterexample> build(const catalog_change& c) const {
@@ -193,11 +191,11 @@ struct builder {
     auto none = [](ojson&) {};
     if (r == "EVENT_ADDED" && nd && ne)
       return finish("reader", *nd, frames(*nd, c.event, none),
-                    "A reader of OLD does not know type " + tick(c.event) +
+                    "A reader of OLD does not know type " + yaml::in_backticks(c.event) +
                         ": a strict allow-list rejects the frame (and may abort the turn).");
     if (r == "EVENT_REMOVED" && od && oe && nd)
       return finish("writer", *nd, frames(*od, c.event, none),
-                    "A producer of OLD still sends " + tick(c.event) + ", which NEW does not list.");
+                    "A producer of OLD still sends " + yaml::in_backticks(c.event) + ", which NEW does not list.");
     if ((r == "EVENT_OPENED" && nd && ne) || (r == "EVENT_CLOSED" && od && oe && nd)) {
       const bool reader = r == "EVENT_OPENED";
       const auto& src = reader ? *nd : *od;
@@ -211,39 +209,39 @@ struct builder {
     if (r == "FIELD_ADDED_OPTIONAL" && nf)
       return finish("reader", *nd,
                     frames(*nd, c.event, [&](ojson& o) { set_path(o, c.field, gen::sample_value(*nf, false)); }),
-                    where + " now carries " + tick(c.field) +
+                    where + " now carries " + yaml::in_backticks(c.field) +
                         ", which OLD does not declare: a strict reader (no additional keys) rejects it.");
     if ((r == "FIELD_ADDED_REQUIRED" || r == "FIELD_MADE_REQUIRED") && nf)
       return finish("writer", *nd, frames(*od, c.event, [&](ojson& o) { erase_path(o, c.field); }),
-                    "A producer of OLD omits " + tick(c.field) + ", which NEW requires.");
+                    "A producer of OLD omits " + yaml::in_backticks(c.field) + ", which NEW requires.");
     if ((r == "FIELD_REMOVED" || r == "FIELD_MADE_OPTIONAL") && of)
-      return finish(
-          "reader", *nd, frames(*nd, c.event, [&](ojson& o) { erase_path(o, c.field); }),
-          "A producer of NEW omits " + tick(c.field) + ", which a reader of OLD relies on (required in OLD).");
+      return finish("reader", *nd, frames(*nd, c.event, [&](ojson& o) { erase_path(o, c.field); }),
+                    "A producer of NEW omits " + yaml::in_backticks(c.field) +
+                        ", which a reader of OLD relies on (required in OLD).");
     if (r == "FIELD_REMOVED_OPTIONAL" && of)
       return finish("writer", *nd,
                     frames(*od, c.event, [&](ojson& o) { set_path(o, c.field, gen::sample_value(*of, false)); }),
-                    "A producer of OLD sends " + tick(c.field) + ", which NEW no longer declares.");
+                    "A producer of OLD sends " + yaml::in_backticks(c.field) + ", which NEW no longer declares.");
     if (r == "FIELD_KEY_CHANGED" && nf)
       return finish("reader", *nd,
                     frames(*nd, c.event, [&](ojson& o) { set_path(o, c.field, gen::sample_value(*nf, false)); }),
-                    "A producer of NEW spells the key " + tick(c.field) +
+                    "A producer of NEW spells the key " + yaml::in_backticks(c.field) +
                         "; a reader of OLD looks it up under its old spelling and finds nothing.");
     if ((r == "FIELD_TYPE_WIDENED" || r == "FIELD_TYPE_CHANGED") && of && nf)
       if (const auto v = value_admitted_by_only(nf->types, of->types))
         return finish("reader", *nd, frames(*nd, c.event, [&](ojson& o) { set_path(o, c.field, *v); }),
-                      "A producer of NEW sends " + tick(c.field) + " as " + v->dump() + " (" + nf->types.to_string() +
-                          "); a reader of OLD expects " + of->types.to_string() + ".");
+                      "A producer of NEW sends " + yaml::in_backticks(c.field) + " as " + v->dump() + " (" +
+                          nf->types.to_string() + "); a reader of OLD expects " + of->types.to_string() + ".");
     if (r == "FIELD_TYPE_NARROWED" && of && nf)
       if (const auto v = value_admitted_by_only(of->types, nf->types))
         return finish("writer", *nd, frames(*od, c.event, [&](ojson& o) { set_path(o, c.field, *v); }),
-                      "A producer of OLD sends " + tick(c.field) + " as " + v->dump() + ", which NEW (" +
+                      "A producer of OLD sends " + yaml::in_backticks(c.field) + " as " + v->dump() + ", which NEW (" +
                           nf->types.to_string() + ") refuses.");
     if ((r == "DEFAULT_ADDED" || r == "DEFAULT_REMOVED" || r == "DEFAULT_CHANGED") && of && nf) {
       const auto show = [](const dl::field_spec& f) { return f.default_value ? f.default_value->dump() : "missing"; };
       return finish("reader", *nd, frames(*nd, c.event, [&](ojson& o) { erase_path(o, c.field); }),
-                    "A producer of NEW omits " + tick(c.field) + " meaning " + show(*nf) + "; a reader of OLD reads " +
-                        show(*of) + ".");
+                    "A producer of NEW omits " + yaml::in_backticks(c.field) + " meaning " + show(*nf) +
+                        "; a reader of OLD reads " + show(*of) + ".");
     }
     return std::nullopt;
   }
@@ -257,7 +255,7 @@ struct builder {
       catalog_change on_event = c;
       on_event.event = e.type;
       if (auto x = build(on_event)) {
-        x->explanation = "Envelope field, shown on " + tick(e.type) + ": " + x->explanation;
+        x->explanation = "Envelope field, shown on " + yaml::in_backticks(e.type) + ": " + x->explanation;
         return x;
       }
     }
@@ -269,7 +267,7 @@ struct builder {
     const auto& r = c.rule;
     if (r == "DIALECT_REMOVED" && od && !od->events.empty())
       return finish("writer", *od, frames(*od, od->events.front().type, [](ojson&) {}),
-                    "A producer of OLD's dialect " + tick(c.dialect) + ", which NEW no longer defines.");
+                    "A producer of OLD's dialect " + yaml::in_backticks(c.dialect) + ", which NEW no longer defines.");
     if (!od || !nd) return std::nullopt;
     if (r == "FRAME_SHAPE_ADDED" || r == "FRAME_SHAPE_REMOVED" || r == "FRAME_PREFIX_CHANGED") {
       const bool reader = r != "FRAME_SHAPE_REMOVED";
@@ -295,7 +293,8 @@ struct builder {
     }
     if (r == "PROFILE_BASE_CHANGED" && !nd->events.empty())
       return finish("reader", *nd, frames(*nd, nd->events.front().type, [](ojson&) {}),
-                    "Everything " + tick(c.dialect) + " inherited may differ; this frame is decoded under NEW's base.");
+                    "Everything " + yaml::in_backticks(c.dialect) +
+                        " inherited may differ; this frame is decoded under NEW's base.");
     const bool writer_side = r == "RULE_ADDED" || r == "RULE_ADDED_SHOULD" || r == "RULE_TIGHTENED" ||
                              r == "RULE_CHANGED" || r == "TERMINAL_CHANGED";
     const bool reader_side = r == "RULE_REMOVED" || r == "RULE_REMOVED_SHOULD" || r == "RULE_RELAXED";

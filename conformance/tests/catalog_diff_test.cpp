@@ -19,10 +19,11 @@ using diff_fixture::edited;
 using diff_fixture::with_rule;
 
 const std::string base(base_catalog);
-const std::string note_event =
+const std::string note_type_entry =
     "      - type: note\n        purpose: A note.\n        source: doc.txt:3\n        fields: []\n";
 // Removing `note` (the rule that names it moves to msg): ERR for writers.
-const std::vector<std::pair<std::string, std::string>> breaking{{note_event, ""}, {"types: [note]", "types: [msg]"}};
+const std::vector<std::pair<std::string, std::string>> breaking{{note_type_entry, ""},
+                                                                {"types: [note]", "types: [msg]"}};
 const std::string ping_event =
     "      - type: ping\n        purpose: Ping.\n        source: doc.txt:3\n        fields: []\n";
 
@@ -51,7 +52,7 @@ TEST(catalog_diff_semver, an_err_needs_a_major_bump) {
 TEST(catalog_diff_semver, an_addition_needs_a_minor_bump) {
   for (const auto& [version, fires] : std::vector<std::pair<std::string, bool>>{
            {"1.0.0", true}, {"1.0.1", true}, {"1.1.0", false}, {"2.0.0", false}, {"0.9.0", true}}) {
-    const auto d = diff_texts(base, edited(base, {{note_event, note_event + ping_event},
+    const auto d = diff_texts(base, edited(base, {{note_type_entry, note_type_entry + ping_event},
                                                   {"catalog_version: 1.0.0", "catalog_version: " + version}}));
     ASSERT_EQ(with_rule(d, "EVENT_ADDED").size(), 2u);  // t and its profile p
     EXPECT_EQ(with_rule(d, "VERSION_NOT_BUMPED").size(), fires ? 1u : 0u) << version;
@@ -82,8 +83,8 @@ TEST(catalog_diff_fingerprints, stable_across_reordering_and_rewording) {
   // The same change, with the events reordered and every purpose reworded.
   const std::string done_event =
       "      - type: done\n        purpose: The end.\n        source: doc.txt:4\n        fields: []\n";
-  const auto reordered_old = edited(base, {{note_event + done_event, done_event + note_event}});
-  const auto reworded_new = edited(base, {{note_event, ""},
+  const auto reordered_old = edited(base, {{note_type_entry + done_event, done_event + note_type_entry}});
+  const auto reworded_new = edited(base, {{note_type_entry, ""},
                                           {"types: [note]", "types: [msg]"},
                                           {"    purpose: The end.\n        source: doc.txt:4",
                                            "    purpose: Stop reading.\n        source: doc.txt:4"},
@@ -132,7 +133,7 @@ TEST(catalog_diff_envelope, an_event_that_refines_the_field_differently_is_repor
 }
 
 TEST(catalog_diff_profiles, a_base_change_shows_in_the_profile_too) {
-  const auto d = diff_texts(base, edited(base, {{note_event, note_event + ping_event}}));
+  const auto d = diff_texts(base, edited(base, {{note_type_entry, note_type_entry + ping_event}}));
   std::vector<std::string> dialects;
   for (const auto* c : with_rule(d, "EVENT_ADDED")) dialects.push_back(c->dialect);
   EXPECT_EQ(dialects, (std::vector<std::string>{"p", "t"}));
@@ -192,7 +193,7 @@ TEST(catalog_diff_examples, info_changes_have_none) {
 }
 
 TEST(catalog_diff_pinning, names_the_generated_cases_of_new_and_is_bounded) {
-  const auto d = diff_texts(base, edited(base, {{note_event, note_event + ping_event}}), /*pin=*/true);
+  const auto d = diff_texts(base, edited(base, {{note_type_entry, note_type_entry + ping_event}}), /*pin=*/true);
   const auto hits = with_rule(d, "EVENT_ADDED");
   ASSERT_FALSE(hits.empty());
   EXPECT_FALSE(hits[0]->pinned_by.empty());
@@ -211,7 +212,7 @@ TEST(catalog_diff_pinning, names_the_generated_cases_of_new_and_is_bounded) {
   EXPECT_EQ(tight[0]->pinned_by.size(), 2u);  // the rule's kept and broken cases
 
   const auto o = diff_fixture::load_text(base);
-  const auto n = diff_fixture::load_text(edited(base, {{note_event, note_event + ping_event}}));
+  const auto n = diff_fixture::load_text(edited(base, {{note_type_entry, note_type_entry + ping_event}}));
   diff_options one;
   one.max_pinned = 1;
   for (const auto& c : diff_catalogs(*o, *n, one).changes) EXPECT_LE(c.pinned_by.size(), 1u);
@@ -247,7 +248,7 @@ TEST(catalog_diff_ignore, a_reason_is_required_and_errors_name_the_line) {
 }
 
 TEST(catalog_diff_gate, role_level_and_ignores) {
-  const auto d = diff_texts(base, edited(base, {{note_event, note_event + ping_event},
+  const auto d = diff_texts(base, edited(base, {{note_type_entry, note_type_entry + ping_event},
                                                 {"catalog_version: 1.0.0", "catalog_version: 1.1.0"}}));
   ASSERT_EQ(d.changes.size(), 2u);  // EVENT_ADDED in t and p: reader WARN, writer INFO
   EXPECT_FALSE(judge_diff(d, diff_role::both, change_level::err, {}).fails());
@@ -286,7 +287,7 @@ const std::string authored_ping =
 const std::string msg_source = "        purpose: A message.\n        source: doc.txt:2\n";
 
 TEST(catalog_diff_authored, a_new_authored_type_is_an_addition_only) {
-  const auto d = diff_texts(base, edited(base, {{note_event, note_event + authored_ping}}));
+  const auto d = diff_texts(base, edited(base, {{note_type_entry, note_type_entry + authored_ping}}));
   std::set<std::string> rules;
   for (const auto& c : d.changes) rules.insert(c.rule);
   EXPECT_EQ(rules, (std::set<std::string>{"EVENT_ADDED", "VERSION_NOT_BUMPED"}));
@@ -294,8 +295,8 @@ TEST(catalog_diff_authored, a_new_authored_type_is_an_addition_only) {
   const auto more = edited(authored_ping, {{"purpose: Id.}\n",
                                             "purpose: Id.}\n          - {key: n, type: "
                                             "integer, required: true, purpose: N.}\n"}});
-  const auto d2 = diff_texts(edited(base, {{note_event, note_event + authored_ping}}),
-                             edited(base, {{note_event, note_event + more}}));
+  const auto d2 = diff_texts(edited(base, {{note_type_entry, note_type_entry + authored_ping}}),
+                             edited(base, {{note_type_entry, note_type_entry + more}}));
   rules.clear();
   for (const auto& c : d2.changes) rules.insert(c.rule);
   EXPECT_EQ(rules, (std::set<std::string>{"FIELD_ADDED_REQUIRED", "VERSION_NOT_BUMPED"}));

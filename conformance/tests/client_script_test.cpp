@@ -18,12 +18,12 @@ conf::tag_list client_tags() {
   return tags;
 }
 
-ssec::load_result<std::vector<conf::test_case>> load(const std::string& text) {
+ssec::load_result<std::vector<conf::test_case>> load_client_cases(const std::string& text) {
   return conf::load_cases_from_text(text, "clients/t.yaml", "t", client_tags());
 }
 
 // A valid client case; tests change one thing in it.
-const std::string valid =
+const std::string valid_client_case =
     "- id: C2AB\n"  // line 1
     "  name: reconnects\n"
     "  from: https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource\n"
@@ -41,7 +41,7 @@ const std::string valid =
     "    event type=\"message\" data=\"a\" last_id=\"1\"\n"  // line 15
     "    event type=\"message\" data=\"b\" last_id=\"2\"\n";
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
+std::string client_case_with(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -57,7 +57,7 @@ void expect_error(const ssec::load_result<std::vector<conf::test_case>>& r, std:
 }
 
 TEST(client_loader, reads_a_client_case) {
-  const auto r = load(valid);
+  const auto r = load_client_cases(valid_client_case);
   ASSERT_TRUE(r.ok()) << r.error_text();
   ASSERT_EQ(r.value.size(), 1u);
   const auto& c = r.value[0];
@@ -78,18 +78,26 @@ TEST(client_loader, reads_a_client_case) {
 }
 
 TEST(client_loader, refuses_what_a_client_case_cannot_say) {
-  expect_error(load(valid + "  input: [\"data: a\\n\\n\"]\n"), 1, "a client case has no `input`");
+  expect_error(load_client_cases(valid_client_case + "  input: [\"data: a\\n\\n\"]\n"), 1,
+               "a client case has no `input`");
 }
 
 TEST(client_loader, names_each_mistake_at_its_line) {
-  expect_error(load(replace(valid, "end: hold}", "end: linger}")), 9, "must be close, reset or hold");
-  expect_error(load(replace(valid, "\\n\\n\", end: hold}", "\", end: hold}")), 9, "ends with a line end");
-  expect_error(load(replace(valid, "{without: [last-event-id]}", "{after_ms: 5}")), 11, "the first request");
-  expect_error(load(replace(valid, "after_ms: 200}", "after_ms: 200, within_ms: 100}")), 12, "less than");
-  expect_error(load(replace(valid, "    - {body: \"retry", "    - {status: 307, body: \"retry")), 8,
-               "a 3xx status and `location` go together");
-  expect_error(load(replace(valid, "  layer: client", "  layer: wire\n  input: [\"x\"]")), 8,
-               "belongs to client cases");
+  expect_error(load_client_cases(client_case_with(valid_client_case, "end: hold}", "end: linger}")), 9,
+               "must be close, reset or hold");
+  expect_error(load_client_cases(client_case_with(valid_client_case, "\\n\\n\", end: hold}", "\", end: hold}")), 9,
+               "ends with a line end");
+  expect_error(load_client_cases(client_case_with(valid_client_case, "{without: [last-event-id]}", "{after_ms: 5}")),
+               11, "the first request");
+  expect_error(
+      load_client_cases(client_case_with(valid_client_case, "after_ms: 200}", "after_ms: 200, within_ms: 100}")), 12,
+      "less than");
+  expect_error(load_client_cases(
+                   client_case_with(valid_client_case, "    - {body: \"retry", "    - {status: 307, body: \"retry")),
+               8, "a 3xx status and `location` go together");
+  expect_error(
+      load_client_cases(client_case_with(valid_client_case, "  layer: client", "  layer: wire\n  input: [\"x\"]")), 8,
+      "belongs to client cases");
 }
 
 TEST(client_loader, the_client_case_folder_loads) {
@@ -110,7 +118,7 @@ TEST(client_loader, the_client_case_folder_loads) {
 // Observations whose true outcome is known: each way to break the case is
 // named, and the one that holds passes.
 TEST(client_grading, grades_requests_then_events) {
-  const auto loaded = load(valid);
+  const auto loaded = load_client_cases(valid_client_case);
   ASSERT_TRUE(loaded.ok()) << loaded.error_text();
   const auto& c = loaded.value[0];
   conf::client_observation good;

@@ -22,11 +22,7 @@ namespace {
 using namespace sse::dialect;
 using ::testing::HasSubstr;
 
-const catalog& builtin() {
-  const auto& loaded = builtin_catalog();
-  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
-  return *loaded.value;
-}
+using catalog_test_support::builtin;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -8,18 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog_test_support.hpp"
 #include "sse/chunking.hpp"
 #include "sse/dialect/validator.hpp"
 
 namespace validator_test_support {
 
-inline const sse::dialect::dialect_spec& dialect(std::string_view name) {
-  const auto& loaded = sse::dialect::builtin_catalog();
-  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
-  const auto* d = loaded.value->dialect(name);
-  EXPECT_NE(d, nullptr) << name;
-  return *d;
-}
+using catalog_test_support::builtin;
+using catalog_test_support::dialect;
 
 // One SSE frame: a data line and the blank line after it.
 inline std::string f(std::string_view data) { return "data: " + std::string(data) + "\n\n"; }

@@ -21,19 +21,7 @@ namespace {
 
 using namespace std::string_literals;
 
-// A copy of `bytes` that ends exactly where its allocation ends.
-class exact_copy {
- public:
-  explicit exact_copy(std::string_view bytes)
-      : data_(std::make_unique<char[]>(bytes.empty() ? 1 : bytes.size())), size_(bytes.size()) {
-    std::copy(bytes.begin(), bytes.end(), data_.get());
-  }
-  std::string_view view() const { return {data_.get(), size_}; }
-
- private:
-  std::unique_ptr<char[]> data_;
-  std::size_t size_;
-};
+using sse_test::exact_copy;
 
 // The oracle: append_repaired is scalar everywhere and replaces nothing
 // exactly when the input is well-formed UTF-8.

@@ -5,7 +5,8 @@
 #   1. `--version` names the installed data directory (bin/../share/sse-conform,
 #      or the one given) and, where it prints them, the examples and adapters;
 #   2. the examples and the JavaScript adapters are there (no node_modules);
-#   3. `cases`, and the wire layer of the suite against the tool's own adapter;
+#   3. `cases`, the wire layer of the suite against the tool's own adapter,
+#      and the installed client cases against its client;
 #   4. `validate` and `check --file` of the example run (two SHOULD findings,
 #      conforming), then `serve` of it and `check --url`, and the example
 #      scenario, when libcurl is installed (check --url opens it at run time;
@@ -51,11 +52,13 @@ ls "$adapters"/findings/*/*.yaml >/dev/null 2>&1 || fail "$adapters/findings hol
 [ ! -e "$adapters/node_modules" ] || fail "$adapters/node_modules is installed"
 echo "ok: $(find "$examples" "$adapters" -type f | wc -l) files"
 
-echo "== cases, and the wire layer against the tool's own adapter"
+echo "== cases, the wire layer against the tool's own adapter, the client layer against its client"
 "$tool" cases >/dev/null
 "$tool" run --impl "$tool adapter" --layer wire --chunkings whole,bytes --jobs 2 --no-progress \
   --junit run.xml --html run.html | tail -n 1
 test -s run.xml && test -s run.html
+"$tool" run --impl "$tool adapter" --layer client --jobs 4 --no-progress | tail -n 1 | tee client.txt
+grep -q "^PASSED" client.txt || fail "the client cases do not pass against the tool's own client"
 
 echo "== the README's example run: validate, check --file"
 expected="agent: 7 frames, 2 findings (0 must, 2 should): conforming"

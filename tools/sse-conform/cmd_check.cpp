@@ -67,8 +67,6 @@ struct check_cli {
   conformance::contract_source contract;        // the catalogs the dialect comes from
 };
 
-bool write_file(const std::string& path, const std::string& text) { return write_output("check", path, text); }
-
 // While a read runs, a line on stderr every `every_s` seconds: bytes, events,
 // seconds since the last byte, so a stalled endpoint does not look like a
 // hung tool. Stops (and joins) when destroyed.
@@ -190,9 +188,9 @@ int run_scenario(const check_cli& o) {
   // The check reports come back redacted (names and URLs are shown as
   // written, variables unexpanded), so every output is made from them as is.
   bool wrote = true;
-  if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(loaded.value, results)) + "\n");
+  if (!o.json.empty()) wrote &= write_output("check", o.json, dump_line(live::to_json(loaded.value, results)) + "\n");
   // (one_stdout_output was checked in run_check)
-  if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit(loaded.value, results));
+  if (!o.junit.empty()) wrote &= write_output("check", o.junit, live::to_junit(loaded.value, results));
   if (o.json != "-" && o.junit != "-") std::cout << colourize(live::to_text(loaded.value, results));
   if (!wrote) return exit_usage;
   bool setup_error = false, conforming = true;
@@ -398,11 +396,11 @@ int run_check(check_cli o) {
   if (!o.record.empty()) {
     live::capture redacted = cap;
     redacted.source = live::redact(cap.source, secrets);
-    wrote &= write_file(o.record, live::redact(live::write_capture(redacted), secrets));
+    wrote &= write_output("check", o.record, live::redact(live::write_capture(redacted), secrets));
   }
   // The report is redacted member by member, so the JSON and XML made from it stay well-formed.
-  if (!o.json.empty()) wrote &= write_file(o.json, dump_line(live::to_json(report)) + "\n");
-  if (!o.junit.empty()) wrote &= write_file(o.junit, live::to_junit({report}, {report.source}));
+  if (!o.json.empty()) wrote &= write_output("check", o.json, dump_line(live::to_json(report)) + "\n");
+  if (!o.junit.empty()) wrote &= write_output("check", o.junit, live::to_junit({report}, {report.source}));
   if (o.json != "-" && o.junit != "-" && o.record != "-") {
     std::cout << colourize(live::to_text(report));
     if (!report.findings.empty()) std::cout << reproduction(typed);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "ssec/conformance/export.hpp"
@@ -19,17 +20,6 @@ struct export_options {
   conformance::contract_source contract;
   std::string out;
 };
-
-bool write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) {
-    std::cerr << "sse-conform export: cannot write " << path.string() << '\n';
-    return false;
-  }
-  return true;
-}
 
 int run_export(const export_options& opt) {
   const auto format = conformance::parse_export_format(opt.to);
@@ -57,13 +47,13 @@ int run_export(const export_options& opt) {
   }
   if (result.files.size() == 1) {
     if (to_stdout) std::cout << result.files.front().text;
-    else if (!write_file(opt.out, result.files.front().text)) return exit_usage;
+    else if (!write_output("export", opt.out, result.files.front().text)) return exit_usage;
   } else {
     // Several files (jsonschema, several dialects, -o given): -o names a folder.
     std::error_code ec;
     std::filesystem::create_directories(opt.out, ec);
     for (const auto& f : result.files) {
-      if (!write_file(std::filesystem::path(opt.out) / f.name, f.text)) return exit_usage;
+      if (!write_output("export", (std::filesystem::path(opt.out) / f.name).string(), f.text)) return exit_usage;
     }
   }
   if (!result.gaps.empty()) {

@@ -60,8 +60,6 @@ struct run_args {
   std::size_t max_in_flight = h::run_options{}.max_in_flight;
 };
 
-bool write_file(const std::string& path, const std::string& text) { return write_output("run", path, text); }
-
 // The case tree of --cases / --tags (default: the source tree's); nullopt
 // after printing the errors.
 // `--layer client` reads the client cases (conformance/clients/) instead.
@@ -146,7 +144,7 @@ int run_matrix(const run_args& a) {
   const std::string md = h::matrix_markdown(reports, a.matrix_links,
                                             a.matrix_part == "readme" ? h::matrix_part::readme : h::matrix_part::full);
   if (a.matrix_out.empty() || a.matrix_out == "-") std::cout << md;
-  else if (!write_file(a.matrix_out, md)) return exit_usage;
+  else if (!write_output("run", a.matrix_out, md)) return exit_usage;
   return exit_ok;
 }
 
@@ -294,10 +292,11 @@ int run(const run_args& a) {
   if (report_on_stdout) h::print_console(std::cerr, result, o, colour_for(STDERR_FILENO));
   else h::print_console(std::cout, result, o, colour);
   bool written = true;
-  if (!a.json.empty()) written &= write_file(a.json, h::to_json_report(result, o).dump(2) + "\n");
-  if (!a.junit.empty()) written &= write_file(a.junit, h::to_junit(result, o));
-  if (!a.html.empty()) written &= write_file(a.html, h::to_html(result, o, html_link_prefix(a)));
-  if (!a.write_baseline.empty()) written &= write_file(a.write_baseline, h::write_baseline(result.cases, o.strict));
+  if (!a.json.empty()) written &= write_output("run", a.json, h::to_json_report(result, o).dump(2) + "\n");
+  if (!a.junit.empty()) written &= write_output("run", a.junit, h::to_junit(result, o));
+  if (!a.html.empty()) written &= write_output("run", a.html, h::to_html(result, o, html_link_prefix(a)));
+  if (!a.write_baseline.empty())
+    written &= write_output("run", a.write_baseline, h::write_baseline(result.cases, o.strict));
   if (!written) return exit_usage;
   return h::exit_status(result, o);
 }

@@ -122,7 +122,7 @@ namespace {
 constexpr std::size_t read_size = std::size_t{64} << 10;
 
 // What a read loop's caller counted with the reference parser after a read.
-struct counted {
+struct read_counts {
   std::size_t events = 0;
   bool failed = false;  // the parser stopped at a fatal error (a limit)
 };
@@ -168,7 +168,7 @@ void read_loop(int fd, const read_limits& o, capture& cap, Sink& sink) {
     const double at = elapsed();
     if (cap.seconds_to_first_byte < 0) cap.seconds_to_first_byte = at;
     total += bytes.size();
-    const counted c = sink.take(bytes, at);
+    const read_counts c = sink.take(bytes, at);
     note(o.progress, bytes, c.events, at);
     if (o.max_bytes > 0 && total >= o.max_bytes) {
       cap.end = "max_bytes";
@@ -192,7 +192,7 @@ struct piece_sink {
   event_counter counter;
   std::string buf = std::string(read_size, '\0');
   char* space(std::size_t) { return buf.data(); }
-  counted take(std::string_view bytes, double at) {
+  read_counts take(std::string_view bytes, double at) {
     cap.pieces.push_back({piece_bytes(bytes), at});
     const std::size_t events = counter.feed(cap.pieces.back().bytes);
     return {events, counter.failed()};
@@ -225,7 +225,7 @@ class body_follower {
 
   // Room for the next read's `n` bytes; take() them once written there.
   char* space(std::size_t n) { return rules_.space(n); }
-  counted take(std::string_view bytes, double at) {
+  read_counts take(std::string_view bytes, double at) {
     rd_.add(body_.size(), at);
     arrived_.feed(rd_.count - 1, bytes);
     body_.feed(bytes);
@@ -287,7 +287,7 @@ check_report check_request(http::stream_request req, std::string source, std::si
   const auto result = http::stream(req, [&](std::string_view bytes, double at) {
     char* into = follower.space(bytes.size());
     std::copy(bytes.begin(), bytes.end(), into);
-    const counted c = follower.take(std::string_view(into, bytes.size()), at);
+    const read_counts c = follower.take(std::string_view(into, bytes.size()), at);
     note(progress, bytes, c.events, at);
     return (max_events == 0 || c.events < max_events) && !c.failed;
   });

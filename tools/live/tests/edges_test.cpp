@@ -21,7 +21,7 @@
 
 namespace {
 
-const std::string good_agent =
+const std::string agent_run_without_comments =
     "data: {\"type\":\"run_started\",\"runId\":\"r1\"}\n\n"
     "data: {\"type\":\"step_started\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
     "data: {\"type\":\"message_chunk\",\"content\":\"Hi\",\"runId\":\"r1\",\"stepId\":\"s1\"}\n\n"
@@ -66,10 +66,11 @@ class served : public ::testing::Test {
       if (c.topic == "bom" && c.id == "3RFS") bom_ = c;
     }
     ASSERT_FALSE(bom_.id.empty()) << "the case wire/bom/3RFS is gone";
-    auto started = ssec::live::case_server::start(
-        std::vector<ssec::conformance::test_case>{bom_},
-        std::vector<ssec::live::served_stream>{{"good", good_agent, {good_agent.size()}}}, "127.0.0.1", 0,
-        ssec::live::serve_limits{5, 64ull << 20, 2000});
+    auto started =
+        ssec::live::case_server::start(std::vector<ssec::conformance::test_case>{bom_},
+                                       std::vector<ssec::live::served_stream>{
+                                           {"good", agent_run_without_comments, {agent_run_without_comments.size()}}},
+                                       "127.0.0.1", 0, ssec::live::serve_limits{5, 64ull << 20, 2000});
     ASSERT_TRUE(started) << started.error().to_string();
     server_ = std::move(started.value());
   }
