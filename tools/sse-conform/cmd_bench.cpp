@@ -34,19 +34,10 @@ struct bench_options {
 };
 
 int run_bench(const bench_options& opt) {
+  const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "bench");
+  if (!layer) return exit_usage;
   std::optional<sse::dialect::decoder> dialect;
-  std::shared_ptr<const sse::dialect::catalog> contract;  // outlives the decoder
-  if (opt.layer != "wire") {
-    contract = load_contract_or_say_why(opt.contract, "bench");
-    if (!contract) return exit_usage;
-    const sse::dialect::dialect_spec* spec = contract->dialect(opt.layer);
-    if (spec == nullptr) {
-      std::cerr << "sse-conform bench: unknown layer '" << opt.layer << "' (wire, " << dialect_names(*contract)
-                << ")\n";
-      return exit_usage;
-    }
-    dialect.emplace(*spec);
-  }
+  if (layer->dialect != nullptr) dialect.emplace(*layer->dialect);
   auto input = bench::read_exact(opt.path);
   if (!input) {
     std::cerr << "sse-conform bench: " << input.error().to_string() << '\n';

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
@@ -45,14 +46,11 @@ int run_cases(const cases_options& opt) {
     std::cerr << "--chunkings: " << plan.error().message << "\n";
     return exit_usage;
   }
-  std::vector<ssec::error> errors;
-  const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
-  const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
-  for (const auto& e : errors) std::cerr << e.to_string() << "\n";
-  if (!loaded.ok()) std::cerr << loaded.error_text();
   // Nothing loaded right: the error alone, no table of zeros after it.
-  if (!errors.empty() || !loaded.ok()) return exit_usage;
-  if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.value, &tags);
+  const auto loaded = load_cases_saying_why(
+      {opt.cases, (fs::path(opt.spec) / "tags.yaml").string(), {}, opt.spec + "/tags.yaml"}, "cases");
+  if (!loaded.ok) return exit_usage;
+  if (opt.summary || !opt.check) conformance::print_summary(std::cout, loaded.cases, &loaded.tags);
   if (!opt.check) return exit_ok;
   const auto contract = load_contract_or_say_why(opt.contract, "cases");
   if (!contract) return exit_usage;
@@ -65,7 +63,7 @@ int run_cases(const cases_options& opt) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<harness::progress_printer> progress;
   if (!opt.no_progress) progress.emplace(std::cerr, "cases --check", ::isatty(STDERR_FILENO) != 0, opt.progress_s);
-  for (const auto& c : loaded.value) {
+  for (const auto& c : loaded.cases) {
     auto& n = per_layer[c.layer];
     ++n.total;
     const auto failure = conformance::check_against_reference(c, *plan, *contract);
@@ -75,7 +73,7 @@ int run_cases(const cases_options& opt) {
       ++failed;
       if (shown++ < opt.show) std::cout << "FAIL " << *failure << "\n";
     }
-    if (progress) progress->update(++done, loaded.value.size(), failed);
+    if (progress) progress->update(++done, loaded.cases.size(), failed);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "\nreference check (chunkings: " << opt.chunkings << ")\nlayer       cases  passed  failed\n";

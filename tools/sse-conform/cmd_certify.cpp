@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
@@ -121,12 +122,9 @@ int run_certify(const certify_args& a) {
                ? fs::path(a.new_path) / "tags.yaml"
                : ssec::data_dir() / "spec/tags.yaml";
   }
-  std::vector<ssec::error> tag_errors;
-  o.tags = conf::load_tags(tags, tags.string(), tag_errors);
-  if (!tag_errors.empty()) {
-    std::cerr << "sse-conform certify: " << ssec::to_string(tag_errors);
-    return exit_usage;
-  }
+  auto tag_list = load_tags_saying_why(tags.string(), "certify");
+  if (!tag_list) return exit_usage;
+  o.tags = std::move(*tag_list);
   auto plan = conf::parse_chunking_plan(a.case_chunkings);
   if (!plan) {
     std::cerr << "sse-conform certify: --case-chunkings: " << plan.error().message << '\n';

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
@@ -28,18 +29,16 @@ struct coverage_options {
 };
 
 int run_coverage(const coverage_options& opt) {
-  std::vector<ssec::error> errors;
-  const auto tags = conformance::load_tags(fs::path(opt.spec) / "tags.yaml", opt.spec + "/tags.yaml", errors);
-  const auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
-  for (const auto& e : errors) std::cerr << e.to_string() << "\n";
-  if (!loaded.ok()) std::cerr << loaded.error_text();
+  // What loaded is shown even when some of it did not: the coverage of the rest.
+  const auto loaded = load_cases_saying_why(
+      {opt.cases, (fs::path(opt.spec) / "tags.yaml").string(), {}, opt.spec + "/tags.yaml"}, "coverage");
   const auto cat = load_contract_or_say_why(opt.contract, "coverage");
   if (!cat) return exit_usage;
-  conformance::print_summary(std::cout, loaded.value, &tags);
+  conformance::print_summary(std::cout, loaded.cases, &loaded.tags);
   std::cout << "\n";
-  const auto report = conformance::compute_coverage(*cat, loaded.value);
+  const auto report = conformance::compute_coverage(*cat, loaded.cases);
   conformance::print_coverage(std::cout, report, opt.max_ids);
-  if (!errors.empty() || !loaded.ok()) return exit_usage;
+  if (!loaded.ok) return exit_usage;
   return report.uncovered() == 0 ? exit_ok : exit_failure;
 }
 

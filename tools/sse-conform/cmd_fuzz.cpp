@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
@@ -47,17 +48,14 @@ struct fuzz_args {
 };
 
 int replay(const fuzz_args& a) {
-  const fs::path source = ssec::data_dir();
-  std::vector<ssec::error> tag_errors;
-  const conf::tag_list tags = conf::load_tags(source / "spec/tags.yaml", "spec/tags.yaml", tag_errors);
-  const auto loaded = conf::load_case_tree(a.replay, a.replay, tags);
-  if (!fs::is_directory(a.replay) || !tag_errors.empty() || !loaded.ok()) {
-    std::cerr << "sse-conform fuzz: --replay " << a.replay << ": not a folder of loadable case files\n"
-              << loaded.error_text();
+  case_source from{a.replay, (ssec::data_dir() / "spec/tags.yaml").string(), {}, "spec/tags.yaml", "--replay"};
+  const auto loaded = load_cases_saying_why(from, "fuzz");
+  if (!loaded.ok) {
+    std::cerr << "sse-conform fuzz: --replay " << a.replay << ": not a folder of loadable case files\n";
     return exit_usage;
   }
   std::vector<const conf::test_case*> cases;
-  for (const auto& c : loaded.value) cases.push_back(&c);
+  for (const auto& c : loaded.cases) cases.push_back(&c);
   // `--json -` puts the JSON on standard output; the text goes to stderr.
   std::ostream& text = a.json == "-" ? std::cerr : std::cout;
   int code = exit_ok;
@@ -114,13 +112,9 @@ int fuzz(const fuzz_args& a) {
   o.impls = a.impls;
   o.layer = *layer;
   if (*layer != conf::layer::wire) {
-    o.contract = load_contract_or_say_why(a.contract, "fuzz");
-    if (!o.contract) return exit_usage;
-    if (o.contract->dialect(a.layer) == nullptr) {
-      std::cerr << "sse-conform fuzz: the contract has no dialect `" << a.layer << "` (it has "
-                << dialect_names(*o.contract) << ")\n";
-      return exit_usage;
-    }
+    const auto chosen = resolve_layer_or_say_why(a.layer, a.contract, "fuzz");
+    if (!chosen) return exit_usage;
+    o.contract = chosen->contract;
   }
   o.budget_seconds = a.budget;
   o.seed = a.seed;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <set>
 
+#include "case_options.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
 #include "data_dir.hpp"
@@ -34,12 +35,9 @@ int run_generate(const generate_options& opt) {
   const fs::path cases = opt.cases.empty() ? out.parent_path() : fs::path(opt.cases);
   const auto loaded = load_contract_or_say_why(opt.contract, "generate-cases");
   if (!loaded) return exit_usage;
-  std::vector<ssec::error> tag_errors;
-  const fs::path tags_path = fs::path(opt.spec) / "tags.yaml";
-  const auto tags = conformance::load_tags(tags_path, tags_path.string(), tag_errors);
-  for (const auto& e : tag_errors) std::cerr << e.to_string() << '\n';
-  if (!tag_errors.empty()) return exit_usage;
-  const auto reserved = conformance::reserved_case_ids(cases, out, opt.spec, tags);
+  const auto tags = load_tags_saying_why((fs::path(opt.spec) / "tags.yaml").string(), "generate-cases");
+  if (!tags) return exit_usage;
+  const auto reserved = conformance::reserved_case_ids(cases, out, opt.spec, *tags);
   if (!reserved) {
     std::cerr << reserved.error().to_string();
     return exit_usage;
@@ -85,7 +83,7 @@ int run_generate(const generate_options& opt) {
   }
   std::size_t count = 0;
   for (const auto& f : files)
-    count += conformance::load_cases_from_text(f.text, f.name, "generated", tags).value.size();
+    count += conformance::load_cases_from_text(f.text, f.name, "generated", *tags).value.size();
   if (opt.check) {
     if (differences != 0) {
       std::cerr << "the generated cases are stale: run sse-conform generate-cases --spec " << opt.spec << " --out "

@@ -63,19 +63,10 @@ int report_status(const std::string& source, sse::errc status, std::uint64_t off
 }
 
 int run_parse(const parse_options& opt) {
+  const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "parse");
+  if (!layer) return exit_usage;
   std::optional<sse::dialect::decoder> dialect;
-  std::shared_ptr<const sse::dialect::catalog> contract;  // outlives the decoder
-  if (opt.layer != "wire") {
-    contract = load_contract_or_say_why(opt.contract, "parse");
-    if (!contract) return exit_usage;
-    const sse::dialect::dialect_spec* spec = contract->dialect(opt.layer);
-    if (spec == nullptr) {
-      std::cerr << "sse-conform parse: unknown layer '" << opt.layer << "' (wire, " << dialect_names(*contract)
-                << ")\n";
-      return exit_usage;
-    }
-    dialect.emplace(*spec);
-  }
+  if (layer->dialect != nullptr) dialect.emplace(*layer->dialect);
   const std::string source = opt.path == "-" ? "<stdin>" : opt.path;
   printing_visitor out(source, opt.diagnostics, dialect ? &*dialect : nullptr);
   sse::parser<printing_visitor> parser(out, opt.limits);

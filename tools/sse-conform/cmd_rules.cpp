@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "contract_options.hpp"
@@ -22,27 +23,19 @@ struct rules_options {
   std::string dialect;
   std::string rule;  // explain
   bool json = false;
-  std::string tags = ssec::data_path("spec/tags.yaml");  // from any directory (tools/docs/cli.md)
-  std::string cases = ssec::data_path("conformance/cases");
+  // From any directory (tools/docs/cli.md): the data directory's.
+  case_source source{ssec::data_path("conformance/cases"), ssec::data_path("spec/tags.yaml")};
   conformance::contract_source contract;
 };
 
 // The rules with the cases that pin them; nullopt after saying why.
 std::optional<std::vector<conformance::pinned_rule>> pinned(const rules_options& opt,
                                                             const sse::dialect::catalog& contract,
-                                                            std::vector<conformance::test_case>& cases) {
-  std::vector<ssec::error> errors;
-  const auto tags = conformance::load_tags(opt.tags, opt.tags, errors);
-  if (!errors.empty()) {
-    std::cerr << ssec::to_string(errors);
-    return std::nullopt;
-  }
-  auto loaded = conformance::load_case_tree(opt.cases, opt.cases, tags);
-  if (!loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return std::nullopt;
-  }
-  cases = std::move(loaded.value);
+                                                            std::vector<conformance::test_case>& cases,
+                                                            std::string_view command) {
+  auto loaded = load_cases_saying_why(opt.source, command);
+  if (!loaded.ok) return std::nullopt;
+  cases = std::move(loaded.cases);
   return conformance::pin_rules(contract, cases, opt.dialect);
 }
 
@@ -55,7 +48,7 @@ int run_rules(const rules_options& opt) {
     return exit_usage;
   }
   std::vector<conformance::test_case> cases;
-  const auto rules = pinned(opt, *contract, cases);
+  const auto rules = pinned(opt, *contract, cases, "rules");
   if (!rules) return exit_usage;
   if (opt.json) std::cout << dump_line(conformance::rules_to_json(*contract, *rules)) << '\n';
   else conformance::print_rule_lines(std::cout, *rules);
@@ -66,7 +59,7 @@ int run_explain(const rules_options& opt) {
   const auto contract = load_contract_or_say_why(opt.contract, "explain");
   if (!contract) return exit_usage;
   std::vector<conformance::test_case> cases;
-  const auto rules = pinned(opt, *contract, cases);
+  const auto rules = pinned(opt, *contract, cases, "explain");
   if (!rules) return exit_usage;
   // Rule ids are upper case; `explain agent-done-last` means AGENT-DONE-LAST.
   const auto upper = [](std::string s) {
@@ -93,8 +86,7 @@ int run_explain(const rules_options& opt) {
 
 void add_listing_options(CLI::App* cmd, rules_options& opt) {
   cmd->add_flag("--json", opt.json, "Print JSON (tools/docs/cli.md, \"rules\")");
-  cmd->add_option("--cases", opt.cases, "Root of the case files that pin the rules")->capture_default_str();
-  cmd->add_option("--tags", opt.tags, "The closed tag list the cases are checked against")->capture_default_str();
+  add_case_options(cmd, opt.source, "Root of the case files that pin the rules");
   add_contract_options(cmd, opt.contract);
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "data_dir.hpp"
@@ -60,29 +61,20 @@ struct run_args {
   std::size_t max_in_flight = h::run_options{}.max_in_flight;
 };
 
-// The case tree of --cases / --tags (default: the source tree's); nullopt
+// The case tree of --cases / --tags (default: the data directory's); nullopt
 // after printing the errors.
 // `--layer client` reads the client cases (conformance/clients/) instead.
-std::optional<ssec::load_result<std::vector<conf::test_case>>> load_cases(const run_args& a) {
+std::optional<std::vector<conf::test_case>> load_cases(const run_args& a) {
   const fs::path source = ssec::data_dir();
   const bool clients = std::find(a.layers.begin(), a.layers.end(), "client") != a.layers.end();
   const std::string tree = clients ? "conformance/clients" : "conformance/cases";
-  const fs::path cases_dir = a.cases_dir.empty() ? source / tree : fs::path(a.cases_dir);
-  const std::string cases_display = a.cases_dir.empty() ? tree : a.cases_dir;
-  const fs::path tags_file = a.tags_file.empty() ? source / "spec/tags.yaml" : fs::path(a.tags_file);
-  if (!fs::is_directory(cases_dir)) {
-    std::cerr << "sse-conform run: " << cases_dir.string() << ": not a directory of case files (--cases)\n";
-    return std::nullopt;
-  }
-  std::vector<ssec::error> tag_errors;
-  const conf::tag_list tags = conf::load_tags(tags_file, tags_file.string(), tag_errors);
-  ssec::load_result<std::vector<conf::test_case>> loaded = conf::load_case_tree(cases_dir, cases_display, tags);
-  for (const auto& e : tag_errors) std::cerr << e.to_string() << "\n";
-  if (!tag_errors.empty() || !loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return std::nullopt;
-  }
-  return loaded;
+  case_source from;
+  from.cases = a.cases_dir.empty() ? (source / tree).string() : a.cases_dir;
+  from.cases_display = a.cases_dir.empty() ? tree : a.cases_dir;
+  from.tags = a.tags_file.empty() ? (source / "spec/tags.yaml").string() : a.tags_file;
+  auto loaded = load_cases_saying_why(from, "run");
+  if (!loaded.ok) return std::nullopt;
+  return std::move(loaded.cases);
 }
 
 // The HTML report's case links lead from the page's folder to the case files:
@@ -103,7 +95,7 @@ std::string html_link_prefix(const run_args& a) {
 // shape first (reports_from_result_lines), so the matrix reads one shape.
 int run_matrix(const run_args& a) {
   std::vector<nlohmann::json> reports;
-  std::optional<ssec::load_result<std::vector<conf::test_case>>> loaded;
+  std::optional<std::vector<conf::test_case>> loaded;
   for (const auto& file : a.matrix_from) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;
@@ -126,7 +118,7 @@ int run_matrix(const run_args& a) {
       continue;
     }
     if (!loaded && !(loaded = load_cases(a))) return exit_usage;
-    const auto from_lines = h::reports_from_result_lines(text.str(), file, loaded->value);
+    const auto from_lines = h::reports_from_result_lines(text.str(), file, *loaded);
     if (!from_lines) {
       std::cerr << "sse-conform run: " << from_lines.error().to_string()
                 << "\n(--matrix-from takes `run --json` reports and `serve --browser-results` files)\n";
@@ -158,7 +150,7 @@ int run(const run_args& a) {
   if (!a.matrix_from.empty()) return run_matrix(a);
   const auto loaded_or = load_cases(a);
   if (!loaded_or) return exit_usage;
-  const ssec::load_result<std::vector<conf::test_case>>& loaded = *loaded_or;
+  const std::vector<conf::test_case>& loaded = *loaded_or;
   for (const auto& l : a.layers) {
     if (!conf::layer_from_string(l)) {
       std::cerr << "sse-conform run: unknown layer `" << l << "` (known: wire, chat, code, agent, workflow, client)\n";
@@ -174,7 +166,7 @@ int run(const run_args& a) {
     }
     part = *parsed;
   }
-  const auto selected = h::select_cases(loaded.value, h::selection{a.layers, a.run, a.skip, a.filter, part});
+  const auto selected = h::select_cases(loaded, h::selection{a.layers, a.run, a.skip, a.filter, part});
   if (a.list) {
     for (const auto* c : selected) std::cout << h::case_path(*c) << "  " << c->name << "\n";
     return exit_ok;

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <thread>
 
+#include "case_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "data_dir.hpp"
@@ -20,9 +21,8 @@ namespace ssec::cli {
 namespace {
 
 struct serve_cli {
-  std::string cases = ssec::data_path("conformance/cases");
+  case_source source{ssec::data_path("conformance/cases"), ssec::data_path("spec/tags.yaml")};
   std::string client_cases = ssec::data_path("conformance/clients");
-  std::string tags = ssec::data_path("spec/tags.yaml");
   std::string bind = "127.0.0.1";
   std::uint16_t port = 8080;
   double duration_s = 0;
@@ -33,24 +33,15 @@ struct serve_cli {
 volatile std::sig_atomic_t interrupted = 0;
 
 int run_serve(const serve_cli& o) {
-  std::vector<ssec::error> errors;
-  const auto tags = conformance::load_tags(o.tags, o.tags, errors);
-  if (!errors.empty()) {
-    for (const auto& e : errors) std::cerr << e.to_string() << '\n';
-    return exit_usage;
-  }
-  auto loaded = conformance::load_case_tree(o.cases, o.cases, tags);
-  if (!loaded.ok()) {
-    std::cerr << loaded.error_text();
-    return exit_usage;
-  }
+  auto loaded = load_cases_saying_why(o.source, "serve");
+  if (!loaded.ok) return exit_usage;
   if (!o.client_cases.empty()) {
-    auto clients = conformance::load_case_tree(o.client_cases, o.client_cases, tags);
-    if (!clients.ok()) {
-      std::cerr << clients.error_text();
-      return exit_usage;
-    }
-    for (auto& c : clients.value) loaded.value.push_back(std::move(c));
+    case_source clients = o.source;
+    clients.cases = o.client_cases;
+    clients.option = "--client-cases";
+    auto played = load_cases_saying_why(clients, "serve");
+    if (!played.ok) return exit_usage;
+    for (auto& c : played.cases) loaded.cases.push_back(std::move(c));
   }
   std::vector<live::served_stream> streams;
   for (const auto& path : o.streams) {
@@ -64,9 +55,9 @@ int run_serve(const serve_cli& o) {
     streams.push_back({slash == std::string::npos ? path : path.substr(slash + 1), std::move(bytes), {}});
   }
   const auto client_count = static_cast<std::size_t>(std::count_if(
-      loaded.value.begin(), loaded.value.end(), [](const auto& c) { return c.layer == conformance::layer::client; }));
-  const std::size_t count = loaded.value.size() - client_count;
-  auto started = live::case_server::start(std::move(loaded.value), std::move(streams), o.bind, o.port);
+      loaded.cases.begin(), loaded.cases.end(), [](const auto& c) { return c.layer == conformance::layer::client; }));
+  const std::size_t count = loaded.cases.size() - client_count;
+  auto started = live::case_server::start(std::move(loaded.cases), std::move(streams), o.bind, o.port);
   if (!started) {
     std::cerr << "sse-conform serve: " << started.error().message << '\n';
     return exit_usage;
@@ -112,11 +103,10 @@ void add_serve_command(CLI::App& app, int& code) {
   auto o = std::make_shared<serve_cli>();
   CLI::App* cmd = app.add_subcommand(
       "serve", "Serve the cases over HTTP with fault injection and a browser page (tools/docs/serve.md)");
-  cmd->add_option("--cases", o->cases, "Case directory")->capture_default_str();
+  add_case_options(cmd, o->source);
   cmd->add_option("--client-cases", o->client_cases,
                   "Client case directory, played for the browser page (\"\": none; tools/docs/client-cases.md)")
       ->capture_default_str();
-  cmd->add_option("--tags", o->tags, "The closed tag list")->capture_default_str();
   cmd->add_option("--bind", o->bind, "Address to listen on")->capture_default_str();
   cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str()->check(in_range(0, 65535));
   cmd->add_option("--stream", o->streams, "Also serve this file at /stream/<file name>");

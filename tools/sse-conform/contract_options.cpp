@@ -35,6 +35,22 @@ std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conf
   return nullptr;
 }
 
+std::optional<layer_choice> resolve_layer_or_say_why(const std::string& layer,
+                                                     const conformance::contract_source& source,
+                                                     std::string_view command) {
+  layer_choice choice;
+  if (layer == "wire") return choice;
+  choice.contract = load_contract_or_say_why(source, command);
+  if (!choice.contract) return std::nullopt;
+  choice.dialect = choice.contract->dialect(layer);
+  if (choice.dialect == nullptr) {
+    std::cerr << "sse-conform " << command << ": unknown layer `" << layer << "` (known: wire, "
+              << dialect_names(*choice.contract) << ")\n";
+    return std::nullopt;
+  }
+  return choice;
+}
+
 std::string dialect_names(const sse::dialect::catalog& cat) {
   std::string out;
   for (const auto& d : cat.dialects()) out += (out.empty() ? "" : ", ") + d->name;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,20 @@ void use_spec_folder(const CLI::App* cmd, const std::string& spec, conformance::
 /// stderr after "sse-conform <command>:" and returns nullptr (exit 2).
 std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conformance::contract_source& source,
                                                                       std::string_view command);
+
+/// What `--layer NAME` selects: the wire parser alone ("wire": no contract
+/// is loaded, `dialect` is null) or a dialect of the contract.
+struct layer_choice {
+  std::shared_ptr<const sse::dialect::catalog> contract;  ///< Outlives any decoder of `dialect`.
+  const sse::dialect::dialect_spec* dialect = nullptr;
+};
+
+/// Resolves `layer` against the contract of `source`; on failure prints why
+/// ("sse-conform <command>: unknown layer `x` (known: wire, chat, code, ...)",
+/// or the contract's errors) and returns nothing (exit 2).
+std::optional<layer_choice> resolve_layer_or_say_why(const std::string& layer,
+                                                     const conformance::contract_source& source,
+                                                     std::string_view command);
 
 /// "chat, code, workflow, agent": the dialects of `cat`, for messages.
 std::string dialect_names(const sse::dialect::catalog& cat);

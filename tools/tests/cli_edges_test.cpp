@@ -454,3 +454,31 @@ TEST_F(cli_edges, check_prints_a_reproduction_that_reproduces) {
   EXPECT_EQ(good.status, 0) << good.out;
   EXPECT_EQ(good.out.find("reproduce:"), std::string::npos) << good.out;
 }
+
+namespace {
+
+// Every command that reads case files says the same thing for a folder that
+// is not there, naming the option that gave it, and exits 2.
+TEST_F(cli_edges, every_command_that_reads_cases_names_a_missing_folder_the_same_way) {
+  const struct {
+    std::string command, said;
+  } commands[] = {
+      {"cases --cases nowhere", "sse-conform cases: nowhere: not a directory of case files (--cases)"},
+      {"coverage --cases nowhere", "sse-conform coverage: nowhere: not a directory of case files (--cases)"},
+      {"rules --cases nowhere", "sse-conform rules: nowhere: not a directory of case files (--cases)"},
+      {"explain AGENT-DONE-LAST --cases nowhere",
+       "sse-conform explain: nowhere: not a directory of case files (--cases)"},
+      {"run --impl true --cases nowhere", "sse-conform run: nowhere: not a directory of case files (--cases)"},
+      {"serve --port 0 --cases nowhere", "sse-conform serve: nowhere: not a directory of case files (--cases)"},
+      {"serve --port 0 --client-cases nowhere",
+       "sse-conform serve: nowhere: not a directory of case files (--client-cases)"},
+      {"fuzz --impl true --replay nowhere", "sse-conform fuzz: nowhere: not a directory of case files (--replay)"},
+  };
+  for (const auto& c : commands) {
+    const auto r = run(c.command);
+    EXPECT_EQ(r.status, 2) << c.command << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.said), std::string::npos) << c.command << "\n" << r.err;
+  }
+}
+
+}  // namespace

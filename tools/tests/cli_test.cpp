@@ -134,7 +134,8 @@ TEST_F(cli, parse_layer_agent_prints_typed_events_with_their_raw_frames) {
 TEST_F(cli, parse_unknown_layer_exits_two) {
   const auto r = run("parse --layer klingon - < /dev/null");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("unknown layer 'klingon'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown layer `klingon` (known: wire, chat, code, workflow, agent)"), std::string::npos)
+      << r.err;
 }
 
 }  // namespace
