@@ -15,12 +15,13 @@ loaded_cases load_cases_saying_why(const case_source& source, std::string_view c
   loaded_cases out;
   const std::string& cases_display = source.cases_display.empty() ? source.cases : source.cases_display;
   if (!std::filesystem::is_directory(source.cases)) {
-    std::cerr << "sse-conform " << command << ": " << source.cases << ": not a directory of case files (" << source.option << ")\n";
+    std::cerr << "sse-conform " << command << ": " << source.cases << ": not a directory of case files ("
+              << source.option << ")\n";
     return out;
   }
   std::vector<ssec::error> tag_errors;
-  out.tags = conformance::load_tags(source.tags, source.tags_display.empty() ? source.tags : source.tags_display,
-                                    tag_errors);
+  out.tags =
+      conformance::load_tags(source.tags, source.tags_display.empty() ? source.tags : source.tags_display, tag_errors);
   for (const auto& e : tag_errors) std::cerr << e.to_string() << '\n';
   if (!tag_errors.empty()) return out;
   auto loaded = conformance::load_case_tree(source.cases, cases_display, out.tags);

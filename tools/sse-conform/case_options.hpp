@@ -19,10 +19,10 @@ namespace ssec::cli {
 
 /// Where a command's cases and tag list are.
 struct case_source {
-  std::string cases;          ///< Directory of case files.
-  std::string tags;           ///< The closed tag list (spec/tags.yaml).
-  std::string cases_display;  ///< How messages name `cases` (empty: as given).
-  std::string tags_display;   ///< How messages name `tags` (empty: as given).
+  std::string cases;               ///< Directory of case files.
+  std::string tags;                ///< The closed tag list (spec/tags.yaml).
+  std::string cases_display;       ///< How messages name `cases` (empty: as given).
+  std::string tags_display;        ///< How messages name `tags` (empty: as given).
   std::string option = "--cases";  ///< The option that named `cases`, for messages.
 };
 
