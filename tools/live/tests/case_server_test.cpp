@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "source_cases.hpp"
 #include "sse/recording.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/http/client.hpp"
@@ -19,12 +20,8 @@
 namespace {
 
 std::vector<ssec::conformance::test_case> some_cases(std::size_t n) {
-  std::vector<ssec::error> errors;
-  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
-  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
-  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
   std::vector<ssec::conformance::test_case> out;
-  for (auto& c : loaded.value) {
+  for (auto& c : source_cases::load("conformance/cases")) {
     if (out.size() < n && c.verdict == ssec::conformance::verdict::must) out.push_back(std::move(c));
   }
   return out;
@@ -143,12 +140,8 @@ std::pair<long, std::string> exchange(const std::string& url, const std::string&
 }
 
 std::vector<ssec::conformance::test_case> client_cases(const std::vector<std::string>& paths) {
-  std::vector<ssec::error> errors;
-  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
-  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/clients", "conformance/clients", tags);
-  EXPECT_TRUE(loaded.ok()) << loaded.error_text();
   std::vector<ssec::conformance::test_case> out;
-  for (auto& c : loaded.value) {
+  for (auto& c : source_cases::load("conformance/clients")) {
     if (std::find(paths.begin(), paths.end(), c.path()) != paths.end()) out.push_back(std::move(c));
   }
   EXPECT_EQ(out.size(), paths.size());

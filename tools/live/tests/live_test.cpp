@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "agent_streams.hpp"
+#include "source_cases.hpp"
 #include "sse/dialect/validator.hpp"
 #include "ssec/conformance/loader.hpp"
 #include "ssec/http/client.hpp"
@@ -262,14 +263,10 @@ bool run_page_in_chromium(const std::string& chromium, const ssec::live::case_se
 TEST(browser, chromium_eventsource_runs_the_cases) {
   const std::string chromium = installed_chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium not installed (tools/install-deps.sh --browser)";
-  std::vector<ssec::error> errors;
-  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
-  ASSERT_TRUE(errors.empty());
-  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/cases", "conformance/cases", tags);
-  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
-  const std::size_t count = loaded.value.size();
+  auto cases = source_cases::load("conformance/cases");
+  const std::size_t count = cases.size();
   ASSERT_GT(count, 0u);
-  auto server_started = ssec::live::case_server::start(std::move(loaded.value), {}, "127.0.0.1", 0);
+  auto server_started = ssec::live::case_server::start(std::move(cases), {}, "127.0.0.1", 0);
   ASSERT_TRUE(server_started) << server_started.error().to_string();
   ssec::live::case_server& server = **server_started;
   const bool posted = run_page_in_chromium(chromium, server, "?timeout_ms=3000", std::chrono::seconds(180));
@@ -311,14 +308,10 @@ TEST(browser, chromium_eventsource_runs_the_cases) {
 TEST(browser, chromium_eventsource_is_the_client_of_the_client_cases) {
   const std::string chromium = installed_chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium not installed (tools/install-deps.sh --browser)";
-  std::vector<ssec::error> errors;
-  const auto tags = ssec::conformance::load_tags(SSEC_SOURCE_DIR "/spec/tags.yaml", "spec/tags.yaml", errors);
-  ASSERT_TRUE(errors.empty());
-  auto loaded = ssec::conformance::load_case_tree(SSEC_SOURCE_DIR "/conformance/clients", "conformance/clients", tags);
-  ASSERT_TRUE(loaded.ok()) << loaded.error_text();
-  const std::size_t count = loaded.value.size();
+  auto cases = source_cases::load("conformance/clients");
+  const std::size_t count = cases.size();
   ASSERT_GE(count, 24u);
-  auto server_started = ssec::live::case_server::start(std::move(loaded.value), {}, "127.0.0.1", 0);
+  auto server_started = ssec::live::case_server::start(std::move(cases), {}, "127.0.0.1", 0);
   ASSERT_TRUE(server_started) << server_started.error().to_string();
   ssec::live::case_server& server = **server_started;
   ASSERT_TRUE(run_page_in_chromium(chromium, server, "", std::chrono::seconds(180)))
