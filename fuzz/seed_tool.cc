@@ -3,9 +3,13 @@
 //   ssec_fuzz_seeds corpus SOURCE_DIR OUT_DIR   seeds for every harness, from
 //       the conformance cases, the catalogs and the scenario files, as
 //       OUT_DIR/<target>/<sha256>
+//   ssec_fuzz_seeds check-corpus SOURCE_DIR    names every seed the corpus
+//       command would write that SOURCE_DIR/corpus/<target>/ lacks; exit 1
+//       if any (a seed's name is its hash, so a present name is its content)
 //   ssec_fuzz_seeds dicts SOURCE_DIR OUT_DIR    catalog.dict and yaml.dict
 // Deterministic: the same sources give the same files, so a test can check
-// that the committed corpus/ and fuzz/*.dict are up to date.
+// that the committed corpus/ and fuzz/*.dict are up to date. The check writes
+// nothing: creating the eight thousand seed files took 5 s of system time.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -33,21 +37,35 @@ void put_bytes(std::string& out, std::string_view s, std::size_t max) {
   out.append(s.substr(0, n));
 }
 
+// Writes each derived seed once as ROOT/<target>/<sha256>, or, checking,
+// names the ones ROOT/<target>/ lacks.
 class seed_writer {
  public:
-  explicit seed_writer(fs::path root) : root_(std::move(root)) {}
+  enum class mode { write, check };
+  seed_writer(fs::path root, mode m) : root_(std::move(root)), mode_(m) {}
   void add(const std::string& target, const std::string& bytes) {
     if (bytes.size() > 65536) return;
+    std::string name = ssec::fuzz::sha256_hex(bytes);
+    if (!seen_.insert(target + '/' + name).second) return;
     const fs::path dir = root_ / target;
+    if (mode_ == mode::check) {
+      if (!fs::exists(dir / name)) {
+        std::printf("stale: corpus/%s lacks %s\n", target.c_str(), name.c_str());
+        ++missing_;
+      }
+      return;
+    }
     fs::create_directories(dir);
-    std::ofstream(dir / ssec::fuzz::sha256_hex(bytes), std::ios::binary) << bytes;
-    ++count_;
+    std::ofstream(dir / name, std::ios::binary) << bytes;
   }
-  std::size_t count() const { return count_; }
+  std::size_t count() const { return seen_.size(); }
+  std::size_t missing() const { return missing_; }
 
  private:
   fs::path root_;
-  std::size_t count_ = 0;
+  mode mode_;
+  std::set<std::string> seen_;
+  std::size_t missing_ = 0;
 };
 
 std::string read_file(const fs::path& p) {
@@ -218,7 +236,7 @@ std::vector<std::string> case_slices(const std::string& text, const ssec::confor
   return slices;
 }
 
-int write_corpus(const fs::path& source, const fs::path& out) {
+int write_corpus(const fs::path& source, const fs::path& out, seed_writer::mode mode) {
   std::vector<ssec::error> errors;
   const auto tags = ssec::conformance::load_tags(source / "spec/tags.yaml", "spec/tags.yaml", errors);
   const auto loaded = ssec::conformance::load_case_tree(source / "conformance/cases", "conformance/cases", tags);
@@ -232,7 +250,7 @@ int write_corpus(const fs::path& source, const fs::path& out) {
     return 1;
   }
   const auto dialects = sse::dialect::builtin_dialect_names();
-  seed_writer seeds(out);
+  seed_writer seeds(out, mode);
   for (const auto& c : loaded.value) {
     if (c.input.size() <= 4096) {
       seeds.add("sse_parse_fuzzer", std::string(1, '\0') + c.input);
@@ -298,6 +316,10 @@ int write_corpus(const fs::path& source, const fs::path& out) {
   for (const auto& text : scenario_files(source)) {
     seeds.add("sse_scenario_loader_fuzzer", text);
     seeds.add("sse_scenario_loader_fuzzer", with_fuzz_variable(text));
+  }
+  if (mode == seed_writer::mode::check) {
+    std::printf("%zu of %zu derived seeds missing under %s\n", seeds.missing(), seeds.count(), out.c_str());
+    return seeds.missing() == 0 ? 0 : 1;
   }
   std::printf("wrote %zu seeds under %s\n", seeds.count(), out.c_str());
   return 0;
@@ -399,10 +421,14 @@ int write_dicts(const fs::path& source, const fs::path& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4 || (std::string(argv[1]) != "corpus" && std::string(argv[1]) != "dicts")) {
-    std::fprintf(stderr, "usage: %s corpus|dicts SOURCE_DIR OUT_DIR\n", argv[0]);
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (argc == 3 && command == "check-corpus") {
+    return write_corpus(argv[2], fs::path(argv[2]) / "corpus", seed_writer::mode::check);
+  }
+  if (argc != 4 || (command != "corpus" && command != "dicts")) {
+    std::fprintf(stderr, "usage: %s corpus|dicts SOURCE_DIR OUT_DIR | check-corpus SOURCE_DIR\n", argv[0]);
     return 2;
   }
   fs::create_directories(argv[3]);
-  return std::string(argv[1]) == "corpus" ? write_corpus(argv[2], argv[3]) : write_dicts(argv[2], argv[3]);
+  return command == "corpus" ? write_corpus(argv[2], argv[3], seed_writer::mode::write) : write_dicts(argv[2], argv[3]);
 }

@@ -3,6 +3,12 @@
 #include "ssec/adapter/process.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "ssec/adapter/interrupt.hpp"
 
 using namespace std::chrono_literals;
 using ssec::adapter_process;
@@ -66,4 +72,25 @@ TEST(adapter_process, a_command_that_does_not_exist_crashes_with_127) {
   const auto a = p.exchange_line("x", 2000ms);
   EXPECT_EQ(a.status, exchange_status::crashed);
   EXPECT_NE(a.detail.find("127"), std::string::npos) << a.detail;
+}
+
+// From the signal on, no adapter starts: one restarted as the signal arrives
+// (a consumer whose crash the signal caused) would miss the forwarding and
+// run until its own timeout. The guard's end lifts the refusal.
+TEST(adapter_process, none_starts_once_a_signal_arrived) {
+  {
+    const ssec::interrupt_guard guard(100ms);
+    ASSERT_EQ(::kill(::getpid(), SIGHUP), 0);
+    for (int i = 0; i < 500 && guard.signal().load() == 0; ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_EQ(guard.signal().load(), SIGHUP);
+    adapter_process late("sleep 30");
+    const auto started = late.start();
+    ASSERT_FALSE(started);
+    EXPECT_NE(started.error().message.find("stopping on a signal"), std::string::npos) << started.error().message;
+    EXPECT_FALSE(late.running());
+    EXPECT_EQ(adapter_process::live_groups(), 0U);
+  }
+  adapter_process after("read -r line; echo \"$line\"");
+  const auto a = after.exchange_line("x", 2000ms);
+  EXPECT_EQ(a.status, exchange_status::ok) << a.detail;
 }

@@ -28,6 +28,7 @@ interrupt_guard::interrupt_guard(std::chrono::milliseconds grace) : grace_(grace
 interrupt_guard::~interrupt_guard() {
   done_ = true;
   watcher_.join();
+  adapter_process::refuse_new_starts(false);
   ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
 }
 
@@ -48,6 +49,7 @@ void interrupt_guard::watch() {
     if (sig <= 0) continue;
     if (signal_.load() != 0) continue;  // already stopping
     signal_ = sig;
+    adapter_process::refuse_new_starts(true);
     adapter_process::signal_all(sig);
     const auto deadline = std::chrono::steady_clock::now() + grace_;
     while (adapter_process::live_groups() > 0 && std::chrono::steady_clock::now() < deadline) {

@@ -48,6 +48,10 @@ std::set<pid_t>& registry() {
   static std::set<pid_t> groups;
   return groups;
 }
+bool& refusing() {  // guarded by registry_mutex()
+  static bool refuse = false;
+  return refuse;
+}
 // Whether the child has ended, without reaping it (its pid keeps naming its group).
 bool ended(pid_t pid) {
   siginfo_t info{};
@@ -66,6 +70,11 @@ std::size_t adapter_process::signal_all(int sig) noexcept {
   std::size_t reached = 0;
   for (const pid_t pid : registry()) reached += ::kill(-pid, sig) == 0 || ::kill(pid, sig) == 0;
   return reached;
+}
+
+void adapter_process::refuse_new_starts(bool refuse) noexcept {
+  const std::lock_guard lock(registry_mutex());
+  refusing() = refuse;
 }
 
 std::size_t adapter_process::live_groups() noexcept {
@@ -122,6 +131,16 @@ result<void> adapter_process::start() {
   for (int fd : {to_child_, from_child_, child_err_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   {
     const std::lock_guard lock(registry_mutex());
+    if (refusing()) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      close_fd(to_child_);
+      close_fd(from_child_);
+      close_fd(child_err_);
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      return error{std::string("not started: the program is stopping on a signal")};
+    }
     registry().insert(pid);
   }
   pid_ = pid;
@@ -150,10 +169,12 @@ std::string adapter_process::stderr_tail() const {
 
 std::string adapter_process::reap(bool wait) {
   if (pid_ <= 0) return {};
-  if (!wait && !ended(pid_)) {
-    // Still running although its stdout closed: give it a moment, then kill.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (!ended(pid_)) ::kill(-pid_, SIGKILL);
+  if (!wait) {
+    // Its stdout closed: a child that is exiting ends within microseconds,
+    // one that keeps running gets 50 ms before the kill below. Polled, as a
+    // consumer that crashes on every probe is restarted hundreds of times.
+    const auto give_up = clock::now() + std::chrono::milliseconds(50);
+    while (!ended(pid_) && clock::now() < give_up) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   // Until it is reaped the child's pid still names its process group: kill
   // whatever it left there, so that no adapter process outlives its session.

@@ -19,8 +19,9 @@ namespace ssec {
 /// a watcher thread takes them: on the first, it stores the signal number
 /// in signal(), sends the signal to every adapter process group
 /// (adapter_process::signal_all), waits up to `grace` for them to end, then
-/// kills what is left with SIGKILL. Adapters started afterwards get the
-/// signals unblocked (adapter_process::start). The destructor stops the
+/// kills what is left with SIGKILL; from the signal on, no adapter starts
+/// (adapter_process::refuse_new_starts). Adapters started while it waits get
+/// the signals unblocked (adapter_process::start). The destructor stops the
 /// watcher and restores the signal mask; a signal still pending then takes
 /// its default action. One guard at a time per program.
 class interrupt_guard {

@@ -81,6 +81,12 @@ class adapter_process {
   static std::size_t signal_all(int sig) noexcept;
   /// How many adapter process groups are running in this program.
   static std::size_t live_groups() noexcept;
+  /// While set, start() refuses: a child it forks is killed before start()
+  /// returns. interrupt_guard sets it with the first signal's forwarding,
+  /// under the same lock as start()'s registration, so that no adapter
+  /// started as the signal arrives escapes it (a consumer restarted after
+  /// the signal, and hung, ran until its timeout). Cleared by the guard's end.
+  static void refuse_new_starts(bool refuse) noexcept;
 
   /// Closes stdin (the protocol's end), waits up to `grace`, then kills.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(500));
