@@ -48,7 +48,7 @@ endfunction()
 # Targets of more than one unit precompile GoogleTest with the common set.
 # The test executables' own code needs no -O3: the release preset compiles it
 # at -O1 (a quarter less compile time for the tests, their run time within
-# noise; HACKING.md, "CI"). The libraries and the tool keep the build type's
+# noise; HACKING.md, "Build time"). The libraries and the tool keep the build type's
 # flags; only a header template a test instantiates itself (the parser's
 # feed loop in the parser tests) runs at -O1 there, as it does in the asan build.
 set(SSEC_TEST_CODE_FLAGS "" CACHE STRING "Compile flags added to the test executables' own code")
