@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -159,6 +160,19 @@ class case_builder {
   }
 
   void rule_cases() {
+    // A candidate type's context stream and its findings are the same for
+    // every rule, so each is rendered once a dialect, not once a rule: the
+    // renders were most of the generator's time (certify generates twice a run).
+    std::map<std::string, std::pair<stream, std::set<std::string>>> context_streams;
+    const auto context_of = [&](const std::string& type) -> const std::pair<stream, std::set<std::string>>& {
+      auto it = context_streams.find(type);
+      if (it == context_streams.end()) {
+        stream s{with_context(d_, minimal_frame(d_, type), {}), variant::lf, {}};
+        auto findings = render(d_, s).findings;
+        it = context_streams.emplace(type, std::pair{std::move(s), std::move(findings)}).first;
+      }
+      return it->second;
+    };
     for (const auto* r : d_.rules) {
       if (r->check.kind == dl::check_kind::content_type) continue;  // needs an HTTP response, not a stream
       std::vector<std::string> from{spec_file(r->where) + "#" + r->id};
@@ -168,8 +182,7 @@ class case_builder {
       // Keeps: the context stream around a candidate, with the fewest findings (none, where possible).
       std::optional<std::pair<stream, std::size_t>> keep;
       for (const auto& t : candidates(*r)) {
-        stream s{with_context(d_, minimal_frame(d_, t), {}), variant::lf, {}};
-        const auto f = render(d_, s).findings;
+        const auto& [s, f] = context_of(t);
         if (f.contains(r->id)) continue;
         if (!keep || f.size() < keep->second) keep = {s, f.size()};
       }

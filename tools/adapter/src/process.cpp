@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,41 @@ void unregister(pid_t pid) {
   registry().erase(pid);
 }
 
+// Starts `sh -c command` with stdin, stdout and stderr on the given pipe
+// ends: in its own process group, so kill() reaches whatever the shell
+// starts; SIGPIPE back to its default; no signal blocked (a caller that waits
+// for signals in a thread, as run's interruption does, has them blocked, and
+// the adapter must receive what is forwarded to it). Returns 0 or an errno.
+int spawn_shell(const std::string& command, int in, int out, int err, pid_t& pid) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  if (const int e = ::posix_spawn_file_actions_init(&actions); e != 0) return e;
+  if (const int e = ::posix_spawnattr_init(&attr); e != 0) {
+    ::posix_spawn_file_actions_destroy(&actions);
+    return e;
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t pipe_default;
+  sigemptyset(&pipe_default);
+  sigaddset(&pipe_default, SIGPIPE);
+  int e = ::posix_spawn_file_actions_adddup2(&actions, in, STDIN_FILENO);
+  if (e == 0) e = ::posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+  if (e == 0) e = ::posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+  if (e == 0)
+    e = ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  if (e == 0) e = ::posix_spawnattr_setpgroup(&attr, 0);
+  if (e == 0) e = ::posix_spawnattr_setsigmask(&attr, &none);
+  if (e == 0) e = ::posix_spawnattr_setsigdefault(&attr, &pipe_default);
+  if (e == 0) {
+    const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
+    e = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
+  }
+  ::posix_spawnattr_destroy(&attr);
+  ::posix_spawn_file_actions_destroy(&actions);
+  return e;
+}
+
 }  // namespace
 
 std::size_t adapter_process::signal_all(int sig) noexcept {
@@ -100,28 +136,16 @@ result<void> adapter_process::start() {
     ::close(in[1]);
     return error{std::string("pipe: ") + std::strerror(saved)};
   }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int saved = errno;
+  // posix_spawn, not fork: glibc starts the child with vfork semantics, so
+  // no copy of this process's page tables is made and torn down at each
+  // start. Under ASan that copy covers the shadow memory, and a consumer
+  // that crashes on every probe is started hundreds of times.
+  pid_t pid = -1;
+  const int spawned = spawn_shell(command_, in[0], out[1], err[1], pid);
+  if (spawned != 0) {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-    return error{std::string("fork: ") + std::strerror(saved)};
+    return error{std::string("spawn: ") + std::strerror(spawned)};
   }
-  if (pid == 0) {
-    // Own process group, so kill() reaches whatever the shell starts.
-    ::setpgid(0, 0);
-    ::signal(SIGPIPE, SIG_DFL);
-    // A caller that waits for signals in a thread (run's interruption) has
-    // them blocked; the adapter must receive what is forwarded to it.
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::dup2(in[0], STDIN_FILENO);
-    ::dup2(out[1], STDOUT_FILENO);
-    ::dup2(err[1], STDERR_FILENO);
-    ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
