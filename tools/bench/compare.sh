@@ -24,7 +24,7 @@
 #   --quick            tiny settings (1 round, 1 run, 1 s fuzzing): for the smoke test
 #
 # Rows: wire-llm-64k wire-llm-16 wire-big-64k wire-crlf-64k wire-line4mb-1
-#       agent-llm-64k chat-llm-64k check-agent-stdin fuzz
+#       floor-llm-64k floor-crlf-64k agent-llm-64k chat-llm-64k check-agent-stdin fuzz
 # Exit 0 when every invocation succeeded, 1 otherwise, 2 on a usage error.
 set -euo pipefail
 
@@ -74,8 +74,8 @@ wanted() {
 # Every row but fuzz runs the release sse-conform on the streams; `--only fuzz`
 # needs neither.
 stream_rows=0
-for r in wire-llm-64k wire-llm-16 wire-big-64k wire-crlf-64k wire-line4mb-1 agent-llm-64k chat-llm-64k \
-  check-agent-stdin; do
+for r in wire-llm-64k wire-llm-16 wire-big-64k wire-crlf-64k wire-line4mb-1 floor-llm-64k floor-crlf-64k \
+  agent-llm-64k chat-llm-64k check-agent-stdin; do
   if wanted "$r"; then stream_rows=1; fi
 done
 if [[ $stream_rows == 1 ]]; then
@@ -143,6 +143,35 @@ row wire-llm-16 llm.sse 16 wire parse
 row wire-big-64k big-frames.sse 65536 wire parse
 row wire-crlf-64k crlf-multiline.sse 65536 wire parse
 row wire-line4mb-1 line-4mb.sse 1 wire none
+# floor_row NAME STREAM CHUNK: the wire layer against its floor, the parser's
+# line scan alone (`bench --layer scan`), in alternating rounds; the ratio
+# column is the wire layer's share of the floor's speed.
+floor_row() {
+  local name=$1 file=$2 chunk=$3
+  wanted "$name" || return 0
+  local i out
+  : >"$work/ours" && : >"$work/peer"
+  for ((i = 0; i < rounds; ++i)); do
+    if out=$("${prio[@]}" "$ssec" bench --layer scan --chunk "$chunk" --runs "$runs" "$streams/$file"); then
+      figure <<<"$out" >>"$work/peer"
+    else
+      failed=1
+    fi
+    if out=$("${prio[@]}" "$ssec" bench --layer wire --chunk "$chunk" --runs "$runs" "$streams/$file"); then
+      figure <<<"$out" >>"$work/ours"
+    else
+      failed=1
+    fi
+  done
+  local o p
+  o=$(summary <"$work/ours")
+  p=$(summary <"$work/peer")
+  printf '%-18s %-22s %-24s %-30s %-24s %s\n' "$name" "$file@$chunk" "${o/ / / }" "line scan (--layer scan)" \
+    "${p/ / / }" "$(awk -v a="${o%% *}" -v b="${p%% *}" 'BEGIN { printf "%.0f%% of the floor", 100 * a / b }')"
+}
+floor_row floor-llm-64k llm.sse 65536
+floor_row floor-crlf-64k crlf-multiline.sse 65536
+
 row agent-llm-64k llm.sse 65536 agent json
 row chat-llm-64k llm.sse 65536 chat json
 

@@ -4,7 +4,16 @@
 #include <filesystem>
 #include <iostream>
 
+#include "data_dir.hpp"
+
 namespace ssec::cli {
+
+case_source installed_cases() {
+  case_source source;
+  source.cases = data_path("conformance/cases");
+  source.tags = data_path("spec/tags.yaml");
+  return source;
+}
 
 void add_case_options(CLI::App* cmd, case_source& source, const std::string& cases_help) {
   cmd->add_option("--cases", source.cases, cases_help)->capture_default_str();

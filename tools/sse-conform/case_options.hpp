@@ -26,6 +26,10 @@ struct case_source {
   std::string option = "--cases";  ///< The option that named `cases`, for messages.
 };
 
+/// The installed conformance cases and their tag list (data_path): the
+/// defaults of --cases and --tags.
+case_source installed_cases();
+
 /// Adds --cases and --tags to `cmd`, filling `source`; the values already in
 /// `source` are the defaults shown. `cases_help` says what the cases are for.
 void add_case_options(CLI::App* cmd, case_source& source, const std::string& cases_help = "Directory of case files");

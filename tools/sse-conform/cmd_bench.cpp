@@ -34,10 +34,15 @@ struct bench_options {
 };
 
 int run_bench(const bench_options& opt) {
-  const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "bench");
-  if (!layer) return exit_usage;
+  // `--layer scan`: every line end found and nothing else (bench::scan_once),
+  // the floor the wire layer's figure is measured against.
+  const bool scan = opt.layer == "scan";
   std::optional<sse::dialect::decoder> dialect;
-  if (layer->dialect != nullptr) dialect.emplace(*layer->dialect);
+  if (!scan) {
+    const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "bench");
+    if (!layer) return exit_usage;
+    if (layer->dialect != nullptr) dialect.emplace(*layer->dialect);
+  }
   auto input = bench::read_exact(opt.path);
   if (!input) {
     std::cerr << "sse-conform bench: " << input.error().to_string() << '\n';
@@ -46,7 +51,8 @@ int run_bench(const bench_options& opt) {
   const std::string& stream = input.value();
   const long rss_after_load_kb = bench::peak_rss_kb();
 
-  const auto m = bench::measure(stream, opt.chunk, opt.runs, opt.limits, dialect ? &*dialect : nullptr);
+  const auto m = scan ? bench::measure_scan(stream, opt.chunk, opt.runs)
+                      : bench::measure(stream, opt.chunk, opt.runs, opt.limits, dialect ? &*dialect : nullptr);
   if (!m) {
     std::cerr << "sse-conform bench: " << opt.path << ": " << m.error().message << '\n';
     return exit_failure;
@@ -54,29 +60,25 @@ int run_bench(const bench_options& opt) {
   const double safe_median = m->median_seconds > 0 ? m->median_seconds : 1e-9;
   const bench::parse_run& first = m->runs.front();
 
-  const nlohmann::ordered_json line = {
-      {"file", opt.path},
-      {"layer", opt.layer},
-      {"chunk", opt.chunk},
-      {"runs", opt.runs},
-      {"bytes", stream.size()},
-      {"events", first.events},
-      {"data_bytes", first.data_bytes},
-      {"median_seconds", bench::rounded(m->median_seconds, 6)},
-      {"min_seconds", bench::rounded(m->min_seconds, 6)},
-      {"median_cpu_seconds", bench::rounded(m->median_cpu_seconds, 6)},
-      {"mb_per_s", bench::rounded(static_cast<double>(stream.size()) / 1e6 / safe_median, 1)},
-      {"events_per_s", std::llround(static_cast<double>(first.events) / safe_median)},
-      {"peak_rss_kb", bench::peak_rss_kb()},
-      {"rss_after_load_kb", rss_after_load_kb},
+  nlohmann::ordered_json line = {
+      {"file", opt.path}, {"layer", opt.layer}, {"chunk", opt.chunk}, {"runs", opt.runs}, {"bytes", stream.size()},
   };
-  if (dialect) {
-    nlohmann::ordered_json with_dialect = line;
-    with_dialect["structured_events"] = first.structured;
-    std::cout << dump_line(with_dialect) << '\n';
+  if (scan) {
+    line["lines"] = first.events;
+    line["line_bytes"] = first.data_bytes;
   } else {
-    std::cout << dump_line(line) << '\n';
+    line["events"] = first.events;
+    line["data_bytes"] = first.data_bytes;
   }
+  line["median_seconds"] = bench::rounded(m->median_seconds, 6);
+  line["min_seconds"] = bench::rounded(m->min_seconds, 6);
+  line["median_cpu_seconds"] = bench::rounded(m->median_cpu_seconds, 6);
+  line["mb_per_s"] = bench::rounded(static_cast<double>(stream.size()) / 1e6 / safe_median, 1);
+  if (!scan) line["events_per_s"] = std::llround(static_cast<double>(first.events) / safe_median);
+  line["peak_rss_kb"] = bench::peak_rss_kb();
+  line["rss_after_load_kb"] = rss_after_load_kb;
+  if (dialect) line["structured_events"] = first.structured;
+  std::cout << dump_line(line) << '\n';
   return exit_ok;
 }
 
@@ -109,7 +111,10 @@ void add_bench_command(CLI::App& app, int& code) {
   auto opt = std::make_shared<bench_options>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Parse FILE from memory R times in N-byte chunks and print one JSON line: MB/s, events/s (median run)");
-  cmd->add_option("--layer", opt->layer, "Layer to decode: wire, chat, code, workflow or agent")->capture_default_str();
+  cmd->add_option("--layer", opt->layer,
+                  "Layer to decode: wire, chat, code, workflow or agent; scan finds the line ends and nothing else "
+                  "(the wire layer's floor)")
+      ->capture_default_str();
   cmd->add_option("--chunk", opt->chunk, "Feed the parser N-byte chunks (0: whole input)")
       ->capture_default_str()
       ->check(at_least<std::size_t>(0));

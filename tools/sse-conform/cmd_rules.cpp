@@ -24,7 +24,7 @@ struct rules_options {
   std::string rule;  // explain
   bool json = false;
   // From any directory (tools/docs/cli.md): the data directory's.
-  case_source source{ssec::data_path("conformance/cases"), ssec::data_path("spec/tags.yaml")};
+  case_source source = installed_cases();
   conformance::contract_source contract;
 };
 

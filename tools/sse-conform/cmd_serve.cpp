@@ -21,7 +21,7 @@ namespace ssec::cli {
 namespace {
 
 struct serve_cli {
-  case_source source{ssec::data_path("conformance/cases"), ssec::data_path("spec/tags.yaml")};
+  case_source source = installed_cases();
   std::string client_cases = ssec::data_path("conformance/clients");
   std::string bind = "127.0.0.1";
   std::uint16_t port = 8080;

@@ -5,6 +5,7 @@
 // tool's own limits and samples, plurals, and progress off a terminal.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -482,3 +483,24 @@ TEST_F(cli_edges, every_command_that_reads_cases_names_a_missing_folder_the_same
 }
 
 }  // namespace
+
+// `bench --layer scan` is the wire layer's floor: its JSON line counts lines,
+// not events, on the same file and chunks as `bench --layer wire`.
+TEST_F(cli_edges, bench_layer_scan_counts_the_lines_the_wire_layer_reads) {
+  const auto scan = run("bench --layer scan --chunk 0 --runs 1 " + quote(example.string()));
+  ASSERT_EQ(scan.status, 0) << scan.err;
+  const auto s = nlohmann::json::parse(scan.out, nullptr, false);
+  ASSERT_TRUE(s.is_object()) << scan.out;
+  EXPECT_EQ(s["layer"], "scan");
+  EXPECT_FALSE(s.contains("events")) << scan.out;
+  const auto wire =
+      nlohmann::json::parse(run("bench --chunk 0 --runs 1 " + quote(example.string())).out, nullptr, false);
+  ASSERT_TRUE(wire.is_object());
+  // The example ends every line in LF: one line a LF, and every other byte a line's.
+  const std::string bytes = read_file(example);
+  const auto lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  EXPECT_EQ(s["lines"].get<std::size_t>(), lines);
+  EXPECT_EQ(s["line_bytes"].get<std::size_t>(), bytes.size() - lines);
+  EXPECT_EQ(s["bytes"], wire["bytes"]);
+  EXPECT_GT(wire["events"].get<std::size_t>(), 0u);
+}

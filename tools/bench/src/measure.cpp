@@ -86,11 +86,39 @@ parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limi
   return out;
 }
 
-result<measurement> measure(std::string_view stream, std::size_t chunk, unsigned runs, const sse::limits& limits,
-                            sse::dialect::decoder* dialect) {
+parse_run scan_once(std::string_view stream, std::size_t chunk) {
+  const std::size_t step = chunk == 0 ? std::max<std::size_t>(stream.size(), 1) : chunk;
+  parse_run out;
+  const double cpu_start = process_cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t at = 0; at < stream.size(); at += step) {
+    const std::string_view piece = stream.substr(at, step);
+    const char* p = piece.data();
+    const char* const end = p + piece.size();
+    while (p < end) {
+      const char* const eol = sse::detail::find_line_end(p, end);
+      ++out.events;
+      out.data_bytes += static_cast<std::uint64_t>(eol - p);
+      p = eol;
+      if (p == end) break;
+      // CR LF is one line end, as the parser reads it.
+      p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1;
+    }
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  out.cpu_seconds = process_cpu_seconds() - cpu_start;
+  out.seconds = std::chrono::duration<double>(stop - start).count();
+  return out;
+}
+
+namespace {
+
+// `runs` runs of `once`, checked to agree, and their summary.
+template <class Run>
+result<measurement> summarise(unsigned runs, Run once) {
   measurement m;
   for (unsigned i = 0; i < runs; ++i) {
-    m.runs.push_back(parse_once(stream, chunk, limits, dialect));
+    m.runs.push_back(once());
     const parse_run& r = m.runs.back();
     if (sse::is_fatal(r.status)) {
       return error{std::string(sse::to_string(r.status)) + " at byte " + std::to_string(r.error_offset)};
@@ -109,6 +137,17 @@ result<measurement> measure(std::string_view stream, std::size_t chunk, unsigned
   m.min_seconds = *std::min_element(seconds.begin(), seconds.end());
   m.median_cpu_seconds = median_of(cpu_seconds);
   return m;
+}
+
+}  // namespace
+
+result<measurement> measure(std::string_view stream, std::size_t chunk, unsigned runs, const sse::limits& limits,
+                            sse::dialect::decoder* dialect) {
+  return summarise(runs, [&] { return parse_once(stream, chunk, limits, dialect); });
+}
+
+result<measurement> measure_scan(std::string_view stream, std::size_t chunk, unsigned runs) {
+  return summarise(runs, [&] { return scan_once(stream, chunk); });
 }
 
 result<std::string> read_exact(const std::string& path) {

@@ -33,6 +33,12 @@ struct parse_run {
 parse_run parse_once(std::string_view stream, std::size_t chunk, const sse::limits& limits,
                      sse::dialect::decoder* dialect);
 
+/// The wire layer's floor: every line end found (sse::detail::find_line_end,
+/// CR LF taken as one) and nothing else, over `stream` in `chunk`-byte
+/// pieces: no UTF-8 check, no event built. `events` counts the lines found
+/// (a line a chunk's end cuts counts once a piece), `data_bytes` their bytes.
+parse_run scan_once(std::string_view stream, std::size_t chunk);
+
 /// `runs` timed parses and their summary.
 struct measurement {
   std::vector<parse_run> runs;
@@ -47,6 +53,8 @@ struct measurement {
 /// than run 1").
 result<measurement> measure(std::string_view stream, std::size_t chunk, unsigned runs, const sse::limits& limits,
                             sse::dialect::decoder* dialect);
+/// `runs` timed line scans (scan_once) and their summary.
+result<measurement> measure_scan(std::string_view stream, std::size_t chunk, unsigned runs);
 
 /// This process's CPU time in seconds.
 double process_cpu_seconds();
