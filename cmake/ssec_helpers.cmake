@@ -11,6 +11,13 @@ function(ssec_warnings target)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-restrict)
   endif()
+  # A unity build includes each source into a batch file, and GCC then takes
+  # a test's fixture in an anonymous namespace for a header's, warning
+  # -Wsubobject-linkage on each of its tests: a false positive of the
+  # batching, which the one-unit-per-file build (SSEC_UNITY_BUILD=OFF) keeps.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND SSEC_UNITY_BUILD)
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
 endfunction()
 
 # Precompiled headers for a target of several translation units: the
