@@ -161,8 +161,8 @@ class case_builder {
 
   void rule_cases() {
     // A candidate type's context stream and its findings are the same for
-    // every rule, so each is rendered once a dialect, not once a rule: the
-    // renders were most of the generator's time (certify generates twice a run).
+    // every rule, so each is rendered once a dialect, not once a rule
+    // (certify generates the cases of two catalogs a run).
     std::map<std::string, std::pair<stream, std::set<std::string>>> context_streams;
     const auto context_of = [&](const std::string& type) -> const std::pair<stream, std::set<std::string>>& {
       auto it = context_streams.find(type);

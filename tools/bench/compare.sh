@@ -143,9 +143,9 @@ row wire-llm-16 llm.sse 16 wire parse
 row wire-big-64k big-frames.sse 65536 wire parse
 row wire-crlf-64k crlf-multiline.sse 65536 wire parse
 row wire-line4mb-1 line-4mb.sse 1 wire none
-# floor_row NAME STREAM CHUNK: the wire layer against its floor, the parser's
-# line scan alone (`bench --layer scan`), in alternating rounds; the ratio
-# column is the wire layer's share of the floor's speed.
+# floor_row NAME STREAM CHUNK: the wire layer against its floor, every line
+# end found and nothing else (`bench --layer scan`), in alternating rounds;
+# the ratio column is the wire layer's share of the floor's speed.
 floor_row() {
   local name=$1 file=$2 chunk=$3
   wanted "$name" || return 0
