@@ -187,13 +187,19 @@ class case_builder {
         if (!keep || f.size() < keep->second) keep = {s, f.size()};
       }
       if (keep) add_stream("rules", base + "/keeps", r->id + " kept", from, {"producer-rule"}, verdict, keep->first);
+      // Breaks: the candidate stream with the fewest findings, this rule's
+      // among them. The first with this rule's finding alone cannot be beaten
+      // (the first of the fewest is kept), so the search ends there.
       std::optional<std::pair<stream, std::size_t>> brk;
+      const auto alone = [&] { return brk && brk->second == 1; };
       for (const auto& t : candidates(*r)) {
         for (const auto& s : breaking(*r, t)) {
           const auto f = render(d_, s).findings;
           if (!f.contains(r->id)) continue;
           if (!brk || f.size() < brk->second) brk = {s, f.size()};
+          if (alone()) break;
         }
+        if (alone()) break;
       }
       std::vector<std::string> tags{"producer-rule"};
       if (r->check.kind == dl::check_kind::utf8) tags.push_back("invalid-utf8");
