@@ -106,11 +106,19 @@ printf '%-18s %-22s %-24s %-30s %-24s %s\n' row stream "ours MB/s median/best" p
   "ratio median/best"
 
 # row NAME STREAM CHUNK LAYER PEER_MODE: ours and the peer in alternating rounds.
-# PEER_MODE: parse, json or none.
+# PEER_MODE: parse, json, none, or floor: the peer is the wire layer's floor,
+# every line end found and nothing else (`bench --layer scan`), and the ratio
+# column is our share of its speed.
 row() {
   local name=$1 file=$2 chunk=$3 layer=$4 mode=$5
   wanted "$name" || return 0
-  local i out
+  local i out peer_cmd=()
+  case "$mode" in
+    parse) peer_cmd=(node "$peer") ;;
+    json) peer_cmd=(node "$peer" --json) ;;
+    floor) peer_cmd=("$ssec" bench --layer scan) ;;
+  esac
+  [[ "$mode" == parse || "$mode" == json ]] && [[ $have_node != 1 ]] && peer_cmd=()
   : >"$work/ours" && : >"$work/peer"
   for ((i = 0; i < rounds; ++i)); do
     if out=$("${prio[@]}" "$ssec" bench --layer "$layer" --chunk "$chunk" --runs "$runs" "$streams/$file"); then
@@ -118,24 +126,27 @@ row() {
     else
       failed=1
     fi
-    if [[ "$mode" != none && $have_node == 1 ]]; then
-      local flag=()
-      [[ "$mode" == json ]] && flag=(--json)
-      if out=$("${prio[@]}" node "$peer" "${flag[@]}" --chunk "$chunk" --runs "$runs" "$streams/$file"); then
+    if ((${#peer_cmd[@]})); then
+      if out=$("${prio[@]}" "${peer_cmd[@]}" --chunk "$chunk" --runs "$runs" "$streams/$file"); then
         figure <<<"$out" >>"$work/peer"
       else
         failed=1
       fi
     fi
   done
-  local o p peer_name="-"
+  local o p peer_name="-" ratios
   o=$(summary <"$work/ours")
   p=$(summary <"$work/peer")
   [[ "$mode" == parse ]] && peer_name=eventsource-parser
   [[ "$mode" == json ]] && peer_name=eventsource-parser+JSON.parse
-  [[ $have_node == 1 ]] || peer_name="$peer_name (no node)"
-  printf '%-18s %-22s %-24s %-30s %-24s %s\n' "$name" "$file@$chunk" "${o/ / / }" "$peer_name" "${p/ / / }" \
-    "$(ratio ${o%% *} ${p%% *}) / $(ratio ${o##* } ${p##* })"
+  [[ "$mode" == parse || "$mode" == json ]] && [[ $have_node != 1 ]] && peer_name="$peer_name (no node)"
+  if [[ "$mode" == floor ]]; then
+    peer_name="line scan (--layer scan)"
+    ratios=$(awk -v a="${o%% *}" -v b="${p%% *}" 'BEGIN { printf "%.0f%% of the floor", 100 * a / b }')
+  else
+    ratios="$(ratio "${o%% *}" "${p%% *}") / $(ratio "${o##* }" "${p##* }")"
+  fi
+  printf '%-18s %-22s %-24s %-30s %-24s %s\n' "$name" "$file@$chunk" "${o/ / / }" "$peer_name" "${p/ / / }" "$ratios"
 }
 
 row wire-llm-64k llm.sse 65536 wire parse
@@ -143,34 +154,8 @@ row wire-llm-16 llm.sse 16 wire parse
 row wire-big-64k big-frames.sse 65536 wire parse
 row wire-crlf-64k crlf-multiline.sse 65536 wire parse
 row wire-line4mb-1 line-4mb.sse 1 wire none
-# floor_row NAME STREAM CHUNK: the wire layer against its floor, every line
-# end found and nothing else (`bench --layer scan`), in alternating rounds;
-# the ratio column is the wire layer's share of the floor's speed.
-floor_row() {
-  local name=$1 file=$2 chunk=$3
-  wanted "$name" || return 0
-  local i out
-  : >"$work/ours" && : >"$work/peer"
-  for ((i = 0; i < rounds; ++i)); do
-    if out=$("${prio[@]}" "$ssec" bench --layer scan --chunk "$chunk" --runs "$runs" "$streams/$file"); then
-      figure <<<"$out" >>"$work/peer"
-    else
-      failed=1
-    fi
-    if out=$("${prio[@]}" "$ssec" bench --layer wire --chunk "$chunk" --runs "$runs" "$streams/$file"); then
-      figure <<<"$out" >>"$work/ours"
-    else
-      failed=1
-    fi
-  done
-  local o p
-  o=$(summary <"$work/ours")
-  p=$(summary <"$work/peer")
-  printf '%-18s %-22s %-24s %-30s %-24s %s\n' "$name" "$file@$chunk" "${o/ / / }" "line scan (--layer scan)" \
-    "${p/ / / }" "$(awk -v a="${o%% *}" -v b="${p%% *}" 'BEGIN { printf "%.0f%% of the floor", 100 * a / b }')"
-}
-floor_row floor-llm-64k llm.sse 65536
-floor_row floor-crlf-64k crlf-multiline.sse 65536
+row floor-llm-64k llm.sse 65536 wire floor
+row floor-crlf-64k crlf-multiline.sse 65536 wire floor
 
 row agent-llm-64k llm.sse 65536 agent json
 row chat-llm-64k llm.sse 65536 chat json
