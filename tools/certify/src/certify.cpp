@@ -571,12 +571,16 @@ void add_dialect_checks(report& r, const options& o) {
   }
 }
 
-report run_subjects(const options& o, const progress_callback& progress);
+report run_subjects(const options& o, const std::atomic<int>* signal, const progress_callback& progress);
 
 }  // namespace
 
 report run(const options& given, const progress_callback& progress) {
-  // One flag stops everything: the caller's signal, or -1 past the deadline.
+  // One flag stops the lower layers (the engine, HTTP fetches): the caller's
+  // signal, or -1 past the deadline, copied by a watcher within 20 ms.
+  // run_subjects also reads the caller's signal itself: the signal ends the
+  // consumers at once (interrupt.hpp), and a consumer ended by it in the
+  // watcher's 20 ms must read as interrupted, never as broken.
   std::atomic<int> stop_flag{0};
   std::atomic<bool> finished{false};
   options o = given;
@@ -590,7 +594,7 @@ report run(const options& given, const progress_callback& progress) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   });
-  report r = run_subjects(o, progress);
+  report r = run_subjects(o, given.interrupt, progress);
   finished.store(true);
   watch.join();
   r.allow_unchecked = given.allow_unchecked;
@@ -601,7 +605,7 @@ report run(const options& given, const progress_callback& progress) {
 
 namespace {
 
-report run_subjects(const options& o, const progress_callback& progress) {
+report run_subjects(const options& o, const std::atomic<int>* signal, const progress_callback& progress) {
   const auto started = steady::now();
   report r;
   r.old_name = o.old_name;
@@ -614,9 +618,12 @@ report run_subjects(const options& o, const progress_callback& progress) {
   const std::vector<std::string> order = subject_order(o);
   std::size_t done = 0;
   std::set<std::string> used_profiles;  // graded with their consumer
+  const auto caught = [&] { return signal != nullptr ? signal->load() : 0; };
+  const auto stopped = [&] { return caught() != 0 || interrupted(o); };
   const auto stop = [&] {
-    if (const int signal = o.interrupt->load(); signal < 0) r.deadline_reached = true;
-    else r.interrupted_by = signal;
+    if (const int sig = caught(); sig != 0) r.interrupted_by = sig;
+    else if (const int flag = o.interrupt->load(); flag < 0) r.deadline_reached = true;
+    else r.interrupted_by = flag;
     for (std::size_t i = done; i < order.size(); ++i) {
       const bool graded = std::any_of(used_profiles.begin(), used_profiles.end(),
                                       [&](const std::string& file) { return order[i] == "profile " + file; });
@@ -639,7 +646,7 @@ report run_subjects(const options& o, const progress_callback& progress) {
   r.reference.disagreements += errors.size();
   say(progress, "certify: " + std::to_string(cases.size()) + " cases of NEW on the reference");
   run_reference(o, cases, old_paths, r.reference);
-  if (interrupted(o)) {
+  if (stopped()) {
     report out = stop();
     out.unfinished.front() +=
         ": " + std::to_string(out.reference.cases) + " of " + std::to_string(cases.size()) + " cases checked";
@@ -648,19 +655,19 @@ report run_subjects(const options& o, const progress_callback& progress) {
   ++done;
 
   for (const auto& url : o.producer_urls) {
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     say(progress, "certify: producer " + url);
     http::stream_request req;
     req.url = url;
     req.timeout_s = o.producer_timeout_s;
     req.stop = o.interrupt;
     const auto cap = live::fetch(req, o.producer_max_events);
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     r.producers.push_back(check_producer(o, cap, url, o.producer_dialect));
     ++done;
   }
   for (const auto& file : o.captures) {
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     say(progress, "certify: producer " + file);
     auto cap = live::load_capture_or_stream(file);
     if (!cap) {
@@ -675,19 +682,19 @@ report run_subjects(const options& o, const progress_callback& progress) {
     ++done;
   }
   for (const auto& file : o.scenarios) {
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     run_scenario(o, file, r, progress);
-    if (interrupted(o)) return stop();  // its requests that finished stay reported
+    if (stopped()) return stop();  // its requests that finished stay reported
     ++done;
   }
 
   for (const auto& command : o.consumers) {
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     consumer_report c;
     c.command = command;
     consumer_session s(command, o);
     const auto hello = s.hello();
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     if (!hello) {
       c.name = command;
       c.error = hello.error().message;
@@ -707,10 +714,10 @@ report run_subjects(const options& o, const progress_callback& progress) {
       c.dialects.push_back(layer);
       say(progress, "certify: consumer " + c.name + " (" + layer + "): probes");
       run_probes(s, o, layer, profile, c, progress);
-      if (interrupted(o)) return stop();  // the consumer in progress is dropped
+      if (stopped()) return stop();  // the consumer in progress is dropped
       say(progress, "certify: consumer " + c.name + " (" + layer + "): the cases of NEW");
       run_cases(o, command, layer, cases, old_cases, c);
-      if (interrupted(o)) return stop();
+      if (stopped()) return stop();
     }
     s.proc.stop();
     if (c.dialects.empty()) c.error = "the consumer speaks none of the new contract's dialects";
@@ -719,7 +726,7 @@ report run_subjects(const options& o, const progress_callback& progress) {
     ++done;
   }
   for (const auto& p : o.profiles) {
-    if (interrupted(o)) return stop();
+    if (stopped()) return stop();
     ++done;
     if (used_profiles.count(p.file) != 0) continue;
     consumer_report c;
