@@ -39,7 +39,7 @@ int run_bench(const bench_options& opt) {
   const bool scan = opt.layer == "scan";
   std::optional<sse::dialect::decoder> dialect;
   if (!scan) {
-    const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "bench");
+    const auto layer = resolve_layer_or_say_why(opt.layer, opt.contract, "bench", "scan");
     if (!layer) return exit_usage;
     if (layer->dialect != nullptr) dialect.emplace(*layer->dialect);
   }

@@ -37,7 +37,7 @@ std::shared_ptr<const sse::dialect::catalog> load_contract_or_say_why(const conf
 
 std::optional<layer_choice> resolve_layer_or_say_why(const std::string& layer,
                                                      const conformance::contract_source& source,
-                                                     std::string_view command) {
+                                                     std::string_view command, std::string_view own_layers) {
   layer_choice choice;
   if (layer == "wire") return choice;
   choice.contract = load_contract_or_say_why(source, command);
@@ -45,7 +45,7 @@ std::optional<layer_choice> resolve_layer_or_say_why(const std::string& layer,
   choice.dialect = choice.contract->dialect(layer);
   if (choice.dialect == nullptr) {
     std::cerr << "sse-conform " << command << ": unknown layer `" << layer << "` (known: wire, "
-              << dialect_names(*choice.contract) << ")\n";
+              << dialect_names(*choice.contract) << (own_layers.empty() ? "" : ", ") << own_layers << ")\n";
     return std::nullopt;
   }
   return choice;

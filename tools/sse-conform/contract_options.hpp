@@ -44,10 +44,11 @@ struct layer_choice {
 
 /// Resolves `layer` against the contract of `source`; on failure prints why
 /// ("sse-conform <command>: unknown layer `x` (known: wire, chat, code, ...)",
-/// or the contract's errors) and returns nothing (exit 2).
+/// ending with `own_layers`, the layers the command handles itself, as
+/// bench's "scan"; or the contract's errors) and returns nothing (exit 2).
 std::optional<layer_choice> resolve_layer_or_say_why(const std::string& layer,
                                                      const conformance::contract_source& source,
-                                                     std::string_view command);
+                                                     std::string_view command, std::string_view own_layers = {});
 
 /// "chat, code, workflow, agent": the dialects of `cat`, for messages.
 std::string dialect_names(const sse::dialect::catalog& cat);

@@ -503,4 +503,9 @@ TEST_F(cli_edges, bench_layer_scan_counts_the_lines_the_wire_layer_reads) {
   EXPECT_EQ(s["line_bytes"].get<std::size_t>(), bytes.size() - lines);
   EXPECT_EQ(s["bytes"], wire["bytes"]);
   EXPECT_GT(wire["events"].get<std::size_t>(), 0u);
+  // A misspelt layer is refused with every layer bench knows, scan among them.
+  const auto typo = run("bench --layer scna --runs 1 " + quote(example.string()));
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("unknown layer `scna` (known: wire, chat, code, workflow, agent, scan)"), std::string::npos)
+      << typo.err;
 }
