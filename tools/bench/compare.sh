@@ -112,13 +112,16 @@ printf '%-18s %-22s %-24s %-30s %-24s %s\n' row stream "ours MB/s median/best" p
 row() {
   local name=$1 file=$2 chunk=$3 layer=$4 mode=$5
   wanted "$name" || return 0
-  local i out peer_cmd=()
+  local i out peer_cmd=() peer_name="-"
   case "$mode" in
-    parse) peer_cmd=(node "$peer") ;;
-    json) peer_cmd=(node "$peer" --json) ;;
-    floor) peer_cmd=("$ssec" bench --layer scan) ;;
+    parse) peer_cmd=(node "$peer") peer_name=eventsource-parser ;;
+    json) peer_cmd=(node "$peer" --json) peer_name=eventsource-parser+JSON.parse ;;
+    floor) peer_cmd=("$ssec" bench --layer scan) peer_name="line scan (--layer scan)" ;;
   esac
-  [[ "$mode" == parse || "$mode" == json ]] && [[ $have_node != 1 ]] && peer_cmd=()
+  if [[ "${peer_cmd[0]:-}" == node && $have_node != 1 ]]; then
+    peer_cmd=()
+    peer_name="$peer_name (no node)"
+  fi
   : >"$work/ours" && : >"$work/peer"
   for ((i = 0; i < rounds; ++i)); do
     if out=$("${prio[@]}" "$ssec" bench --layer "$layer" --chunk "$chunk" --runs "$runs" "$streams/$file"); then
@@ -134,15 +137,11 @@ row() {
       fi
     fi
   done
-  local o p peer_name="-" ratios
+  local o p ratios
   o=$(summary <"$work/ours")
   p=$(summary <"$work/peer")
-  [[ "$mode" == parse ]] && peer_name=eventsource-parser
-  [[ "$mode" == json ]] && peer_name=eventsource-parser+JSON.parse
-  [[ "$mode" == parse || "$mode" == json ]] && [[ $have_node != 1 ]] && peer_name="$peer_name (no node)"
   if [[ "$mode" == floor ]]; then
-    peer_name="line scan (--layer scan)"
-    ratios=$(awk -v a="${o%% *}" -v b="${p%% *}" 'BEGIN { printf "%.0f%% of the floor", 100 * a / b }')
+    ratios=$(awk -v a="${o%% *}" -v b="${p%% *}" 'BEGIN { if (b > 0) printf "%.0f%% of the floor", 100 * a / b; else print "-" }')
   else
     ratios="$(ratio "${o%% *}" "${p%% *}") / $(ratio "${o##* }" "${p##* }")"
   fi

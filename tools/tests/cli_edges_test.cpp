@@ -482,8 +482,6 @@ TEST_F(cli_edges, every_command_that_reads_cases_names_a_missing_folder_the_same
   }
 }
 
-}  // namespace
-
 // `bench --layer scan` is the wire layer's floor: its JSON line counts lines,
 // not events, on the same file and chunks as `bench --layer wire`.
 TEST_F(cli_edges, bench_layer_scan_counts_the_lines_the_wire_layer_reads) {
@@ -509,3 +507,5 @@ TEST_F(cli_edges, bench_layer_scan_counts_the_lines_the_wire_layer_reads) {
   EXPECT_NE(typo.err.find("unknown layer `scna` (known: wire, chat, code, workflow, agent, scan)"), std::string::npos)
       << typo.err;
 }
+
+}  // namespace
