@@ -30,7 +30,8 @@ packages=(
 if ((!tool_only)); then
   packages+=(
     git zip unzip python3
-    clang-14 libclang-rt-14-dev           # libFuzzer and the fuzz preset
+    clang-14 libclang-rt-14-dev           # the asan and fuzz presets' compiler and sanitizers
+    libclang-rt-19-dev                    # their libFuzzer (SSEC_LIBFUZZER_ARCHIVE)
     clang-format-14 clang-tidy-14         # .clang-format, tools/tidy.sh
     libgtest-dev libgmock-dev libbenchmark-dev
     dpkg-dev file                         # CPack's .deb and its dependencies (tools/package-test.sh)
