@@ -50,22 +50,32 @@ function(ssec_precompile target)
   endif()
 endfunction()
 
-# ssec_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...])
+# ssec_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [HOT_CODE])
 # One GoogleTest executable, its tests discovered into ctest with the labels.
 # Targets of more than one unit precompile GoogleTest with the common set.
 # The test executables' own code needs no -O3: the release preset compiles it
-# at -O1 (a quarter less compile time for the tests, their run time within
-# noise; HACKING.md, "Build time"). The libraries and the tool keep the build type's
-# flags; only a header template a test instantiates itself (the parser's
-# feed loop in the parser tests) runs at -O1 there, as it does in the asan build.
+# at -O1 and the asan preset at -O0 (less compile time for the tests, their
+# run time within noise; HACKING.md, "Build time"). HOT_CODE marks an
+# executable whose own loops are most of its run time (the parser tests feed
+# the parser's templates byte by byte under every chunking): its own code
+# takes SSEC_HOT_TEST_CODE_FLAGS instead. The libraries and the tool keep the
+# build type's flags; only a header template a test instantiates itself (the
+# parser's feed loop) runs at the test's flags.
 set(SSEC_TEST_CODE_FLAGS "" CACHE STRING "Compile flags added to the test executables' own code")
+set(SSEC_HOT_TEST_CODE_FLAGS "" CACHE STRING
+    "Compile flags added, instead of SSEC_TEST_CODE_FLAGS, to the own code of test executables marked HOT_CODE")
 
 function(ssec_add_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "HOT_CODE" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   ssec_warnings(${name})
-  if(SSEC_TEST_CODE_FLAGS)
-    target_compile_options(${name} PRIVATE ${SSEC_TEST_CODE_FLAGS})
+  if(ARG_HOT_CODE)
+    set(own_code_flags ${SSEC_HOT_TEST_CODE_FLAGS})
+  else()
+    set(own_code_flags ${SSEC_TEST_CODE_FLAGS})
+  endif()
+  if(own_code_flags)
+    target_compile_options(${name} PRIVATE ${own_code_flags})
   endif()
   list(LENGTH ARG_SOURCES unit_count)
   if(unit_count GREATER 1)
