@@ -53,9 +53,9 @@ endfunction()
 # ssec_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [HOT_CODE])
 # One GoogleTest executable, its tests discovered into ctest with the labels.
 # Targets of more than one unit precompile GoogleTest with the common set.
-# The test executables' own code needs no -O3: the release preset compiles it
-# at -O1 and the asan preset at -O0 (less compile time for the tests, their
-# run time within noise; HACKING.md, "Build time"). HOT_CODE marks an
+# The test executables' own code needs no optimisation: the release and asan
+# presets compile it at -O0 (less compile time for the tests, their run time
+# within noise; HACKING.md, "Build time"). HOT_CODE marks an
 # executable whose own loops are most of its run time (the parser tests feed
 # the parser's templates byte by byte under every chunking): its own code
 # takes SSEC_HOT_TEST_CODE_FLAGS instead. The libraries and the tool keep the
