@@ -54,7 +54,7 @@ endfunction()
 # One GoogleTest executable, its tests discovered into ctest with the labels.
 # Targets of more than one unit precompile GoogleTest with the common set.
 # The test executables' own code needs no optimisation: the release and asan
-# presets compile it at -O0 (a fifth to a third less compile time for the
+# presets compile it at -O0 (a fifth to two fifths less compile time for the
 # tests, a few seconds more in their run; HACKING.md, "Build time"). HOT_CODE
 # marks an executable whose own loops are most of its run time (the parser
 # tests feed the parser's templates byte by byte under every chunking): its
