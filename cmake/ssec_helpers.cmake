@@ -79,17 +79,29 @@ set(SSEC_TEST_CODE_FLAGS "" CACHE STRING "Compile flags added to the test execut
 set(SSEC_HOT_TEST_CODE_FLAGS "" CACHE STRING
     "Compile flags added, instead of SSEC_TEST_CODE_FLAGS, to the own code of test executables marked HOT_CODE")
 
-function(ssec_add_test name)
-  cmake_parse_arguments(ARG "HOT_CODE" "" "SOURCES;LIBS;LABELS" ${ARGN})
-  add_executable(${name} ${ARG_SOURCES})
-  ssec_warnings(${name})
+# ssec_test_code(TARGET [HOT_CODE]): a test executable's own code takes
+# SSEC_TEST_CODE_FLAGS, or with HOT_CODE SSEC_HOT_TEST_CODE_FLAGS.
+# ssec_add_test calls it; a test executable made otherwise calls it itself.
+function(ssec_test_code target)
+  cmake_parse_arguments(ARG "HOT_CODE" "" "" ${ARGN})
   if(ARG_HOT_CODE)
     set(own_code_flags ${SSEC_HOT_TEST_CODE_FLAGS})
   else()
     set(own_code_flags ${SSEC_TEST_CODE_FLAGS})
   endif()
   if(own_code_flags)
-    target_compile_options(${name} PRIVATE ${own_code_flags})
+    target_compile_options(${target} PRIVATE ${own_code_flags})
+  endif()
+endfunction()
+
+function(ssec_add_test name)
+  cmake_parse_arguments(ARG "HOT_CODE" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  ssec_warnings(${name})
+  if(ARG_HOT_CODE)
+    ssec_test_code(${name} HOT_CODE)
+  else()
+    ssec_test_code(${name})
   endif()
   ssec_precompile(${name} <gtest/gtest.h> <gmock/gmock.h>)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
