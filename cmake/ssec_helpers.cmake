@@ -63,25 +63,21 @@ function(ssec_precompile target)
   endif()
 endfunction()
 
-# ssec_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [HOT_CODE])
-# One GoogleTest executable, its tests discovered into ctest with the labels.
-# Targets of more than one unit precompile GoogleTest with the common set.
-# The test executables' own code needs no optimisation: the release and asan
-# presets compile it at -O0 (a fifth to two fifths less compile time for the
-# tests, a few seconds more in their run; HACKING.md, "Build time"). HOT_CODE
-# marks an executable whose own loops are most of its run time (the parser
-# tests feed the parser's templates byte by byte under every chunking): its
-# own code takes SSEC_HOT_TEST_CODE_FLAGS instead (none in the asan preset,
-# so its -O1). The libraries and the tool keep the
-# build type's flags; only a header template a test instantiates itself (the
-# parser's feed loop) runs at the test's flags.
+# ssec_test_code(TARGET [HOT_CODE]): the compile flags of a test executable's
+# own code. It needs no optimisation: the release and asan presets compile it
+# at -O0 (SSEC_TEST_CODE_FLAGS; a fifth to two fifths less compile time for
+# the tests, a few seconds more in their run; HACKING.md, "Build time").
+# HOT_CODE marks an executable whose own loops are most of its run time (the
+# parser tests feed the parser's templates byte by byte under every chunking):
+# its own code takes SSEC_HOT_TEST_CODE_FLAGS instead (none in the asan
+# preset, so its -O1). The libraries and the tool keep the build type's
+# flags; only a header template a test instantiates itself (the parser's feed
+# loop) runs at the test's flags. ssec_add_test calls it; a test executable
+# made otherwise calls it itself.
 set(SSEC_TEST_CODE_FLAGS "" CACHE STRING "Compile flags added to the test executables' own code")
 set(SSEC_HOT_TEST_CODE_FLAGS "" CACHE STRING
     "Compile flags added, instead of SSEC_TEST_CODE_FLAGS, to the own code of test executables marked HOT_CODE")
 
-# ssec_test_code(TARGET [HOT_CODE]): a test executable's own code takes
-# SSEC_TEST_CODE_FLAGS, or with HOT_CODE SSEC_HOT_TEST_CODE_FLAGS.
-# ssec_add_test calls it; a test executable made otherwise calls it itself.
 function(ssec_test_code target)
   cmake_parse_arguments(ARG "HOT_CODE" "" "" ${ARGN})
   if(ARG_HOT_CODE)
@@ -94,15 +90,19 @@ function(ssec_test_code target)
   endif()
 endfunction()
 
+# ssec_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [HOT_CODE])
+# One GoogleTest executable, its tests discovered into ctest with the labels,
+# its own code compiled as ssec_test_code says (HOT_CODE is passed on).
+# Targets of more than one unit precompile GoogleTest with the common set.
 function(ssec_add_test name)
   cmake_parse_arguments(ARG "HOT_CODE" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   ssec_warnings(${name})
+  set(hot_code "")
   if(ARG_HOT_CODE)
-    ssec_test_code(${name} HOT_CODE)
-  else()
-    ssec_test_code(${name})
+    set(hot_code HOT_CODE)
   endif()
+  ssec_test_code(${name} ${hot_code})
   ssec_precompile(${name} <gtest/gtest.h> <gmock/gmock.h>)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
   include(GoogleTest)
